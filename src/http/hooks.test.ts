@@ -353,6 +353,52 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     )
   })
 
+  it('reads the answer to a question tool_response both rewords and moves as the question its key names, and says one it cannot place', async () => {
+    // Reworded and in another order, the question at the same place in tool_input is another one,
+    // whose text is shown already: the answer keyed by tool_input's text was dropped without a word.
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    let n = 0
+    const sent = async (change: (response: { questions: Array<Record<string, unknown>> }) => void, extra?: Record<string, unknown>) => {
+      const id = `toolu_moved_${n++}`
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      change(payload.tool_response)
+      if (extra !== undefined) {
+        payload.tool_input.questions.push(extra)
+        const text = (extra as { question: string }).question
+        payload.tool_input.answers = { ...payload.tool_input.answers, [text]: 'Yes' }
+        payload.tool_response.answers = { ...payload.tool_response.answers, [text]: 'Yes' }
+      }
+      const { status, body } = await call('POST', HOOK, payload)
+      expect(status).toBe(200)
+      const stored = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${id}#`))
+      return { said: body.systemMessage, stored: stored.map((o) => [o.question, o.chosen, o.decision_id === hookDecisionId(id, o.question)]).sort() }
+    }
+    const both = [[CHECKS, ['Lint, format', 'Unit tests'], true], [METHOD, ['TDD'], true]]
+    // The checks question reworded and moved first: each answer under the question its key names.
+    expect(await sent((r) => void (r.questions = [{ ...r.questions[1], question: 'Which checks must run?' }, { ...r.questions[0] }]))).toEqual({ said: undefined, stored: both })
+    // Both reworded and swapped: still each under its own text, as tool_input words it.
+    expect(
+      await sent((r) => void (r.questions = [{ ...r.questions[1], question: 'Checks?' }, { ...r.questions[0], question: 'Method?' }])),
+    ).toEqual({ said: undefined, stored: both })
+    // tool_response lists fewer questions than tool_input, reworded: which it shows is not known,
+    // so none is read by its place; each answer left is said, never stored under another question.
+    const DEPLOY = 'Deploy now?'
+    const fewer = await sent((r) => void (r.questions = [{ ...r.questions[1], question: 'Checks?' }]), {
+      question: DEPLOY,
+      header: 'Deploy',
+      options: [{ label: 'Yes', description: 'now' }, { label: 'No', description: 'later' }],
+      multiSelect: false,
+    })
+    expect(fewer.stored).toEqual([])
+    for (const [text, place] of [[METHOD, 0], [CHECKS, 1], [DEPLOY, 2]] as const) {
+      expect(fewer.said).toContain(
+        `"${text}" (tool_response.answers.${text}: its question, tool_input.questions.${place}, is none of tool_response's questions, which word, order or count them otherwise: which of them was shown for it is not known)`,
+      )
+    }
+  })
+
   it('reads a multi-select answer as Claude Code joins it now, a label holding ", " or a quote written as a JSON string', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

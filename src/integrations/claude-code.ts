@@ -621,14 +621,43 @@ function answeredQuestions(
   // client may not), its answer keyed by tool_input's text: the question at the same place in
   // tool_input is the one that key names, and its answer is read as that question's. Read by
   // tool_response's text alone, it was dropped without a word: the key names a question of the
-  // call, so no stray answer either. Not where that text is another question's of tool_response.
-  const inputAt = new Map(askedTaken.indices.map((place, k) => [place, input.questions[k]]))
+  // call, so no stray answer either. Not where that text is another question's of tool_response,
+  // nor where the two list a different number of questions: the places then tell nothing.
+  const sentAlike = (container: unknown) => (isPlainObject(container) && Array.isArray(container.questions) ? container.questions.length : -1)
+  const sameLength = sentAlike(payload.tool_input) === sentAlike(payload.tool_response)
+  const inputAt = new Map(sameLength ? askedTaken.indices.map((place, k) => [place, input.questions[k]]) : [])
   const shownTexts = new Set(questions.map((q) => q.question))
   const read = questions.map((shown, i) => {
     const place = at[i] ?? i
     const mirror = from === 'tool_response' && !keyed(shown.question) && !saidUnanswered(shown.question) ? inputAt.get(place) : undefined
     return mirror !== undefined && !shownTexts.has(mirror.question) && keyed(mirror.question) ? { q: mirror, from: 'tool_input', place } : { q: shown, from, place }
   })
+  // Reordered as well as reworded, the question at the same place is another one: tool_input's
+  // questions keyed and answered but read nowhere yet are the ones left, and taken as the
+  // questions shown with no key, when there are as many of each (one reworded, in another
+  // order), each recorded under its own text, the one its answer is keyed by. When there are
+  // not (tool_response lists fewer questions), which one was shown is not known: not recorded,
+  // and said, where the answer was dropped without a word (its key names a question of the call).
+  const readTexts = new Set(read.map(({ q }) => q.question))
+  // tool_response's questions as sent, a refused one's too (said as refused, not as answered elsewhere).
+  const shownAsSent = new Set(
+    isPlainObject(payload.tool_response) && Array.isArray(payload.tool_response.questions)
+      ? payload.tool_response.questions.flatMap((q: unknown) => (isPlainObject(q) && typeof q.question === 'string' ? [q.question] : []))
+      : [],
+  )
+  const unkeyed = read.flatMap((r, k) => (r.from === 'tool_response' && !keyed(r.q.question) && !saidUnanswered(r.q.question) ? [k] : []))
+  const left = input.questions.flatMap((q, k) =>
+    from === 'tool_response' && !shownAsSent.has(q.question) && !readTexts.has(q.question) && keyed(q.question) && answered(q.question) ? [{ q, place: askedTaken.indices[k] ?? k }] : [],
+  )
+  if (left.length > 0 && left.length === unkeyed.length) unkeyed.forEach((k, j) => void (read[k] = { ...(left[j] as (typeof left)[number]), from: 'tool_input' }))
+  else if (!whole) {
+    for (const { q, place } of left) {
+      const where = answersNothing(answerIn(response.answers, q.question)) ? 'tool_input' : 'tool_response'
+      const path = `${where}.answers.${q.question}`
+      const message = `its question, tool_input.questions.${place}, is none of tool_response's questions, which word, order or count them otherwise: which of them was shown for it is not known`
+      skipped.push({ place: Number.MAX_SAFE_INTEGER, text: q.question, reason: `${where}.answers.${named(q.question)}: ${message}`, path, issues: [{ path, message }] })
+    }
+  }
   const shared = sharingNormalForm(read.map(({ q }) => q.question))
   let optionsRefused = false
   read.forEach(({ q, from, place }) => {
