@@ -1129,6 +1129,40 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       })
     }
   })
+  it('says a capture kept nowhere (a spool set to a folder or a device) is lost when a signal ends the hook while sending it', async () => {
+    // A spool that is a folder holds nothing beside it (holdWhileDelivering): Claude Code's SIGTERM
+    // while the capture was being sent, no drain under way, ended the hook without a word.
+    let reached = () => {}
+    const answer: RequestListener = (request) => {
+      request.resume()
+      request.on('end', () => reached())
+    }
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      await withStub('dm-hook-folder-ended-', answer, async ({ host, dir }) => {
+        for (const [spool, why] of [
+          [dir, `the spool ${dir} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it`],
+          ['/dev/null', 'the spool /dev/null is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file'],
+        ] as const) {
+          const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+          const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+          let stderr = ''
+          child.stderr.on('data', (chunk) => (stderr += chunk))
+          const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
+          const arrived = new Promise<void>((resolve) => (reached = resolve))
+          child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+          await arrived
+          child.kill(signal)
+          expect(await closed, signal).toBe(signal)
+          expect(stderr, `${signal} ${spool}`).toBe(
+            `decision-memory hook: ended by ${signal} while sending this event` +
+              (signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms)` : '') +
+              `: this event, not sent, is not kept, as ${why}\n`,
+          )
+        }
+        expect(await readdir(dir)).toEqual([])
+      })
+    }
+  })
   it('says a refused event set aside where a claim it was in was done with before the signal, not offered again', async () => {
     // carol's event, refused for good, is in a claim left by a hook killed mid-drain, which this drain
     // takes over and is done with first: set aside in the .rejected file, gone from the spool. The

@@ -9,7 +9,7 @@ import { fieldNestedTooDeep, hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { printable, printableLine } from './terminal'
-import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
 
@@ -393,11 +393,56 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   // On disk before anything is sent (the spool's drain first): killed past its time, the hook
   // leaves it for the next call, rather than lose a capture it had not yet spooled.
   const held = isCapture(payload) ? await holdWhileDelivering(file, event) : undefined
+  const unkept = isCapture(payload) && held === undefined ? lossSaidOnSignal(file, budget) : undefined
   try {
-    await deliverOrSpool(file, event, payload, budget, remaining, held !== undefined)
+    await deliverOrSpool(file, event, payload, budget, remaining, held !== undefined, unkept)
   } finally {
+    unkept?.pause()
     await held?.release()
   }
+}
+
+/** Listening for a signal, paused while another listener says what it ends (endedMidDrain). */
+interface SignalSaid {
+  pause(): void
+  resume(): void
+}
+
+/**
+ * A capture kept nowhere while it is sent (a spool set to a folder or a device, or one nothing can
+ * be written beside: holdWhileDelivering): a signal then (Claude Code's SIGTERM to a hook past its
+ * entry's `timeout`, a Ctrl-C) ended the hook without a word, the capture lost. Said on stderr,
+ * with why it is not kept, and the signal then ends the hook as it would have.
+ */
+function lossSaidOnSignal(file: string, budget: number): SignalSaid {
+  const ended = (signal: NodeJS.Signals) => {
+    pause()
+    const found = lstatOrNone(file)
+    const why =
+      found?.isDirectory() === true
+        ? `the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it`
+        : found !== undefined && (found.isCharacterDevice() || found.isBlockDevice())
+          ? `the spool ${file} is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`
+          : `it could not be written beside the spool ${file} before it was sent: give DECISION_MEMORY_SPOOL or --spool a file in a folder this account can write, on a disk with room`
+    const how = signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of ${budget} ms)` : ''
+    endWith(signal, `decision-memory hook: ended by ${signal} while sending this event${how}: this event, not sent, is not kept, as ${why}\n`)
+  }
+  const pause = () => {
+    process.off('SIGTERM', ended)
+    process.off('SIGINT', ended)
+  }
+  const resume = () => {
+    process.once('SIGTERM', ended)
+    process.once('SIGINT', ended)
+  }
+  resume()
+  return { pause, resume }
+}
+
+/** Says `line` on stderr, then lets `signal` end the hook, as it would have with no listener. */
+function endWith(signal: NodeJS.Signals, line: string): void {
+  process.stderr.write(line)
+  process.stderr.write('', () => process.kill(process.pid, signal))
 }
 
 /**
@@ -427,7 +472,15 @@ const UNSAID: Said = { kind: 'unsaid' }
  * Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered.
  * `heldOnDisk`: the event, a capture, is kept beside the spool while it is delivered (holdWhileDelivering).
  */
-async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number, heldOnDisk = false): Promise<void> {
+async function deliverOrSpool(
+  file: string,
+  event: SpooledEvent,
+  payload: unknown,
+  budget: number,
+  remaining: () => number,
+  heldOnDisk = false,
+  unkept?: SignalSaid,
+): Promise<void> {
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 
   /**
@@ -758,15 +811,14 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // SIGTERM is how Claude Code ends a hook past its timeout; SIGINT is a person's Ctrl-C (the hook
     // run by hand, a payload piped to it), which no entry's timeout would have spared.
     const how = signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of ${budget} ms)` : ''
-    process.stderr.write(
-      `decision-memory hook: ended by ${signal} while delivering the spool ${file}${how}: what it had not delivered waits beside the spool, for the next call to take over${atHand}\n`,
-    )
-    process.stderr.write('', () => process.kill(process.pid, signal))
+    endWith(signal, `decision-memory hook: ended by ${signal} while delivering the spool ${file}${how}: what it had not delivered waits beside the spool, for the next call to take over${atHand}\n`)
   }
   const stopListening = () => {
     process.off('SIGTERM', endedMidDrain)
     process.off('SIGINT', endedMidDrain)
   }
+  // The drain's own listener says the event at hand too (atHand): the other is paused meanwhile.
+  unkept?.pause()
   process.once('SIGTERM', endedMidDrain)
   process.once('SIGINT', endedMidDrain)
   const drained = await drainSpool(
@@ -805,6 +857,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   counted = 'left' in drained
   waiting = 'left' in drained ? Math.max(0, drained.left - refusedUsers) : 0
   stopListening()
+  unkept?.resume()
   // Lines no hook could send (a write cut short, JSON that is no event) went to the .rejected file
   // unsaid: a person never learned to look there. Said before the held lines, so that a line
   // saying `for that reason` still follows the one it means.

@@ -121,7 +121,7 @@ async function appendToLive(file: string, text: string): Promise<void> {
 }
 
 /** The file or link at `path`; undefined when there is none. */
-function lstatOrNone(path: string): Stats | undefined {
+export function lstatOrNone(path: string): Stats | undefined {
   try {
     return lstatSync(path)
   } catch {
