@@ -253,6 +253,21 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(closed.stderr).toContain('refusing the command (--fail-closed)')
   })
 
+  it('refuses fail-closed, exit 0, when Claude Code has closed its stderr (EPIPE), rather than end with an error', async () => {
+    // The line said on stderr failed to be written, and the error, with no listener, ended the
+    // guard with exit 1: a hook error, whose deny on stdout Claude Code does not act on.
+    const port = await closedPort()
+    const env = cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${port}` })
+    const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    child.stderr.destroy()
+    let stdout = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+    child.stdin.end(await bashPayload())
+    expect(await closed).toBe(0)
+    expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
   it('says a host not found, or https:// to the service, as the URL\'s mistake, not as a service down', async () => {
     const failing = (code: string) =>
       (async () => {

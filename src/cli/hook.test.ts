@@ -1129,6 +1129,30 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       })
     }
   })
+  it('spools and exits 0 when Claude Code has closed its stderr (EPIPE), rather than end with an error', async () => {
+    // A line said on a stderr no one reads failed, and the error, with no listener, ended the hook
+    // with exit 1 on the next turn: after a flag mistake's line, before the capture was spooled.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-epipe-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { ...process.env, DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_SPOOL: spool }
+      const run = (args: string[]) => {
+        const child = spawn(process.execPath, [BIN, 'hook', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+        child.stderr.destroy()
+        child.stdout.resume()
+        const closed = new Promise<[number | null, string | null]>((resolve) => child.once('close', (code, how) => resolve([code, how])))
+        child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+        return { child, closed }
+      }
+      expect(await run(['--budget', '3e3']).closed).toEqual([0, null])
+      expect(await run([]).closed).toEqual([0, null])
+      const lines = (await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')
+      expect(lines).toHaveLength(2)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('says a capture kept nowhere (a spool set to a folder or a device) is lost when a signal ends the hook while sending it', async () => {
     // A spool that is a folder holds nothing beside it (holdWhileDelivering): Claude Code's SIGTERM
     // while the capture was being sent, no drain under way, ended the hook without a word.

@@ -172,6 +172,19 @@ function onStdoutError(error: NodeJS.ErrnoException): void {
   process.exit(1)
 }
 
+/**
+ * A stderr the two Claude Code hooks cannot write (EPIPE: Claude Code closed its end, as it may
+ * when it gives up on a hook) has no one to be told of it: with no listener, the failed write threw
+ * on a later turn, ending the hook with exit 1 (a hook error) before it did what the line was said
+ * before (a capture after a flag mistake, never spooled), and the guard before its exit 2. Other
+ * commands fail on it as before.
+ */
+function onStderrError(error: NodeJS.ErrnoException): void {
+  if (stdoutOwner === 'hook' || stdoutOwner === 'guard') return
+  throw error
+}
+let stderrWatched = false
+
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
@@ -181,6 +194,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!stdoutWatched && name !== 'serve') {
     process.stdout.on('error', onStdoutError)
     stdoutWatched = true
+  }
+  if (!stderrWatched && (name === 'hook' || name === 'guard')) {
+    process.stderr.on('error', onStderrError)
+    stderrWatched = true
   }
   if (name === undefined) {
     // Nothing was asked, so nothing was done: no success to report to a script. 1, not 2, as for an
