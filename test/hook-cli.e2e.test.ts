@@ -866,32 +866,33 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await observationsAt(service.url, ...TIER)).toBe(1)
   })
 
-  it('takes a user the service would refuse (--user, DECISION_MEMORY_USER) as a flag mistake: spooled, not set aside as refused', async () => {
+  it('takes a user the service would refuse (--user, DECISION_MEMORY_USER) as a flag mistake: set aside, never delivered for another user', async () => {
+    // Spooled for DECISION_MEMORY_USER or `default` instead, the capture was delivered once the
+    // flags were mended, recorded as that user's choice: whose it is, the flags leave in doubt.
     const { data, spool } = await workdir()
     const service = await serve(data)
     const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
     const bad = await runCli(['hook', '--user', '..', '--spool', spool], { input, env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' } })
     expect(bad).toMatchObject({ code: 0, stdout: '' })
     expect(bad.stderr).toContain('--user')
-    expect(bad.stderr).toContain('the payload is spooled for user "alice"')
-    expect(existsSync(`${spool}.rejected`)).toBe(false)
-    expect(await spooledLines(spool)).toBe(1)
-    // The variable wrong, and no --user: named so, and spooled for the default user.
+    expect(bad.stderr).toContain(`the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user "alice" it would be recorded as that user's; kept in ${spool}.rejected`)
+    // The variable wrong, and no --user: named so, and set aside too.
     const badVariable = await runCli(['hook', '--spool', spool], { input: JSON.stringify(claudeCodeFixture('session-start')), env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: '!x' } })
     expect(badVariable).toMatchObject({ code: 0, stdout: '' })
     expect(badVariable.stderr).toContain('DECISION_MEMORY_USER (the default of --user)')
-    expect(badVariable.stderr).toContain('the payload is spooled for user "default"')
-    expect(existsSync(`${spool}.rejected`)).toBe(false)
-    expect(await spooledLines(spool)).toBe(2)
-    // Mended, the next call delivers what waited, each for the user it was spooled for.
-    expect(await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    expect(badVariable.stderr).toContain('spooled for user "default" it would be recorded as that user\'s')
     expect(await spooledLines(spool)).toBe(0)
-    const response = await fetch(`${service.url}/v1/recommendations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: 'alice', question: TIER[0], all_options: TIER[1] }),
-    })
-    expect(((await response.json()) as { observations: number }).observations).toBe(1)
+    expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2)
+    // Mended, the next call records nothing of them for alice, nor for anyone else.
+    expect(await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    for (const user of ['alice', 'default']) {
+      const response = await fetch(`${service.url}/v1/recommendations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user, question: TIER[0], all_options: TIER[1] }),
+      })
+      expect(((await response.json()) as { observations: number }).observations, user).toBe(0)
+    }
   })
 
   it('spools a capture a URL with a path answers 404, for the service to take once the URL is mended', async () => {

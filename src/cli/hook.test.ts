@@ -400,7 +400,9 @@ describe('decision-memory hook flags', () => {
       expect(escaped.stderr.split('\n')[0]).toBe('decision-memory hook: --x\\u001b[2J\\ny is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
       const budget = await runCli(['hook', '--budget', '0x1\u001b[2J'], { input, env })
       expect(budget.stderr.split('\n')[0]).toContain('not "0x1\\u001b[2J"')
-      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(6)
+      // --frobnicate=1 may have stood for the user: set aside, not spooled (see below).
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(5)
+      expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -427,6 +429,54 @@ describe('decision-memory hook flags', () => {
       }
       expect(existsSync(spool)).toBe(true)
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(4)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('sets a capture aside, never spooled for another user, when a flag mistake leaves whose choices these are in doubt', async () => {
+    // `--usr alice` (or `--user` with no value, a name refused) spooled the capture for "default":
+    // the flags mended, the next call delivered it, alice's choice recorded as default's for good.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-flag-user-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const other = join(dir, 'other.ndjson')
+      const env = { DECISION_MEMORY_URL: 'http://127.0.0.1:1', DECISION_MEMORY_SPOOL: spool }
+      const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+      const aside = (file: string, user: string) =>
+        `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user "${user}" it would be recorded as that user's; ` +
+        `kept in ${file}.rejected for a person to read; mend the flags to record the next ones\n`
+      const doubts: Array<[string[], Record<string, string>, string]> = [
+        [['--usr', 'alice'], {}, 'default'],
+        [['--usr=alice'], {}, 'default'],
+        [['-u', 'alice'], { DECISION_MEMORY_USER: 'bob' }, 'bob'],
+        [['alice'], {}, 'default'],
+        [['--user'], {}, 'default'],
+        [['--user', 'alice', '--user', 'bob'], {}, 'bob'],
+        [['--user', '..'], { DECISION_MEMORY_USER: 'alice' }, 'alice'],
+        [[], { DECISION_MEMORY_USER: '!x' }, 'default'],
+      ]
+      for (const [flags, variables, user] of doubts) {
+        const result = await runCli(['hook', ...flags], { input, env: { ...env, ...variables } })
+        expect(result.code, flags.join(' ')).toBe(0)
+        expect(result.stderr.split('\n').slice(1).join('\n'), flags.join(' ')).toBe(aside(spool, user))
+      }
+      // `--user --spool F`: --user has no value, and the spool is F, not the default one.
+      const swallowed = await runCli(['hook', '--user', '--spool', other], { input, env })
+      expect(swallowed.stderr.split('\n').slice(1).join('\n')).toBe(aside(other, 'default'))
+      expect(existsSync(spool)).toBe(false)
+      expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(doubts.length)
+      expect((await readFile(`${other}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
+      // A mistake that leaves the user beyond doubt still spools it, for that user.
+      for (const flags of [['--user', 'alice', '--bogus'], ['--user=alice', '--budget', '3e3'], ['--bogus'], ['--budget', '3e3']]) {
+        const result = await runCli(['hook', ...flags], { input, env })
+        const user = flags.some((flag) => flag.includes('alice')) ? 'alice' : 'default'
+        expect(result.stderr.split('\n').slice(1).join('\n'), flags.join(' ')).toBe(
+          `decision-memory hook: the payload is spooled for user "${user}", for a call with its flags mended to deliver\n`,
+        )
+      }
+      const spooled = (await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')
+      expect(spooled.map((line) => (JSON.parse(line) as { user: string }).user)).toEqual(['alice', 'alice', 'default', 'default'])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

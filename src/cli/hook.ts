@@ -22,8 +22,10 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   (the nearest folder holding .git, symbolic links followed; for a linked worktree, its
   repository's main working tree), or the cwd outside one, its symbolic links followed too.
 
-  --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
-                 service would refuse is a flag mistake, as the others are: the capture is spooled
+  --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a flag
+                 mistake spools the capture, but one that leaves the user in doubt (a name the
+                 service would refuse, --user with no value, --usr alice) sets it aside in the
+                 spool's .rejected file, never delivered for another user
   --spool FILE   the spool (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
   --budget MS    time from process start to exit (default 2000, at most 60000: a minute, the
                  longest the agent is kept waiting at a question; keep it under the hook entry's
@@ -308,18 +310,58 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
     process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, 'the')}: not sent, nor kept\n`)
     return
   }
-  const { values } = parseArgs({ args: argv, options: HOOK_FLAGS, strict: false, allowPositionals: true })
+  const { values, user: known } = flagsAsRead(argv)
   const given = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
   // A user the service would refuse is no user to spool for: the event would be refused for good
-  // when delivered. It is spooled as the defaults say instead, and stderr names that user.
+  // when delivered.
   const valid = (value: string | undefined) => {
     const parsed = TrimmedIdentifierSchema.safeParse(value)
     return parsed.success ? parsed.data : undefined
   }
   const user = valid(given(values.user)) ?? valid(envValue('DECISION_MEMORY_USER')) ?? 'default'
   const spool = given(values.spool)
-  await appendToSpool(spool === undefined ? spoolFile() : homePath(spool), { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) })
+  const file = spool === undefined ? spoolFile() : homePath(spool)
+  const event = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
+  // Whose choices these are, the flags leave unknown (`--usr alice`, `--user` with no value, or a
+  // name refused): spooled for the user the defaults give, they were recorded for that user once
+  // the flags were mended, another's choices, for good. Set aside for a person to read instead,
+  // as a capture refused for good is, never delivered.
+  if (known === undefined || valid(known) === undefined) {
+    await appendToRejected(file, event)
+    process.stderr.write(
+      `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user ${JSON.stringify(user)} it would be recorded as that user's; kept in ${rejectedFile(file)} for a person to read; mend the flags to record the next ones\n`,
+    )
+    return
+  }
+  await appendToSpool(file, event)
   process.stderr.write(`decision-memory hook: the payload is spooled for user ${JSON.stringify(user)}, for a call with its flags mended to deliver\n`)
+}
+
+/**
+ * The hook's flags as far as a mistake in them lets them be read, and the user they name, when
+ * that is beyond doubt: `--user` given once with a value (not a flag, `--user --spool F` being
+ * `--user` with none, and `--spool F`), or not given, with nothing that may stand for it (a word
+ * no flag takes, `--usr alice`, `-u alice`, `--usr=alice`): `$DECISION_MEMORY_USER`, else
+ * `default`. `user` is undefined when it is in doubt.
+ */
+function flagsAsRead(argv: string[]): { values: { user?: unknown; spool?: unknown }; user: string | undefined } {
+  let args = argv
+  let userWithout = false
+  for (;;) {
+    const { values, tokens } = parseArgs({ args, options: HOOK_FLAGS, strict: false, allowPositionals: true, tokens: true })
+    // A flag that took the next flag as its value (`--user --spool F`) is one with no value: read again without it.
+    const swallowed = tokens.find((t) => t.kind === 'option' && t.name in HOOK_FLAGS && t.inlineValue === false && t.value?.startsWith('-') === true)
+    if (swallowed?.kind === 'option') {
+      userWithout ||= swallowed.name === 'user'
+      args = args.filter((_, i) => i !== swallowed.index)
+      continue
+    }
+    const users = tokens.filter((t) => t.kind === 'option' && t.name === 'user')
+    const standsFor = tokens.some((t) => t.kind === 'positional' || (t.kind === 'option' && !(t.name in HOOK_FLAGS) && t.value !== undefined))
+    const value = users[0]?.kind === 'option' ? users[0].value : undefined
+    if (userWithout || users.length > 1) return { values, user: undefined }
+    return { values, user: users.length === 1 ? value : standsFor ? undefined : (envValue('DECISION_MEMORY_USER') ?? 'default') }
+  }
 }
 
 /**
