@@ -1,4 +1,4 @@
-import { mkdir, readdir } from 'node:fs/promises'
+import { mkdir, readdir, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../test/support/temp-dir'
@@ -56,6 +56,28 @@ describe('a store under a folder this account may not enter', () => {
     const dir = join(folder, 'a', 'b', 'db')
     expect(barredFolderAbove(dir)).toBe(folder)
     await expect(openStores(dir)).rejects.toThrow(new StoreOpenError(cannotReach(dir, folder)))
+  })
+
+  it('names the folder a symbolic link to the store leads under, not the folder the link is in, which this account may enter', async () => {
+    // `--data ~/link` to /root/db said `may not enter ~`, the link's own folder: false, and no
+    // help to the person who then looks at the permissions of their home.
+    const { folder, dir } = barredFolder()
+    await mkdir(folder)
+    const link = join(tempDir('dm-barred-link-'), 'db')
+    await symlink(dir, link)
+    expect(barredFolderAbove(link)).toBe(folder)
+    const through = (account = userInfo().username) =>
+      `cannot reach the store in ${link}: this account (${account}) may not enter ${folder}, a folder above where a symbolic link on its way leads (EACCES): ` +
+      'run the command as an account that may enter it, or keep the store in a folder this account may enter'
+    expect(storePlaceProblem(link)).toBe(through())
+    await expect(openStores(link)).rejects.toThrow(new StoreOpenError(through()))
+    // A link to a link, and one in a folder on the way, are followed as far as they lead.
+    const twice = join(tempDir('dm-barred-link-'), 'again')
+    await symlink(link, twice)
+    expect(barredFolderAbove(twice)).toBe(folder)
+    const above = tempDir('dm-barred-link-')
+    await symlink(folder, join(above, 'up'))
+    expect(barredFolderAbove(join(above, 'up', 'a', 'db'))).toBe(folder)
   })
 
   it('is said by storePlaceProblem (the MCP server at its start)', async () => {

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, parse, resolve, sep } from 'node:path'
 import { Level } from 'level'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
 import type { DecisionStore } from './decisions/store'
@@ -432,23 +432,47 @@ function notThisAccounts(dir: string, what: string): string {
 
 /**
  * The folder above `dir` this account may not enter (a folder of another user's, mode 0700:
- * `/root` for `--data /root/db`): going up from `dir`, the first folder it may look at (stat), as
- * it may enter every folder above that one, and was refused a look at the one below it. Undefined
+ * `/root` for `--data /root/db`), as the kernel reaches `dir`: going down from the root, the last
+ * folder it may look at (lstat) before one it is refused a look below, its symbolic links followed
+ * as they lead (`--data ~/db`, a link to /root/db, is stopped at /root, not at `~`, which this
+ * account may enter). `through` when a link led there, out of the folders `dir` names. Undefined
  * when nothing above `dir` stops this account.
  */
 export function barredFolderAbove(dir: string): string | undefined {
-  let path = resolve(dir)
-  for (;;) {
-    try {
-      statSync(path)
-      return path === resolve(dir) ? undefined : path
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EACCES') return undefined
-    }
-    const up = dirname(path)
-    if (up === path) return undefined
-    path = up
+  return barredFolderOnTheWay(dir)?.folder
+}
+
+function barredFolderOnTheWay(dir: string): { folder: string; through: boolean } | undefined {
+  try {
+    statSync(dir)
+    return undefined
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EACCES') return undefined
   }
+  let rest = resolve(dir).split(sep).filter((name) => name !== '')
+  let path = parse(resolve(dir)).root
+  let through = false
+  // Bounded as the kernel bounds a path's links (ELOOP): a loop of links stops nobody here.
+  for (let links = 0; rest.length > 0; ) {
+    const next = join(path, rest[0]!)
+    let link: string | undefined
+    try {
+      link = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : undefined
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EACCES' ? { folder: path, through } : undefined
+    }
+    if (link === undefined) {
+      path = next
+      rest = rest.slice(1)
+      continue
+    }
+    if (++links > 40) return undefined
+    through = true
+    const to = resolve(path, link)
+    rest = [...to.split(sep).filter((name) => name !== ''), ...rest.slice(1)]
+    path = parse(to).root
+  }
+  return undefined
 }
 
 /**
@@ -457,10 +481,11 @@ export function barredFolderAbove(dir: string): string | undefined {
  * store there, and there may not. Undefined when nothing above `dir` stops this account.
  */
 export function barredFolderProblem(dir: string): string | undefined {
-  const folder = barredFolderAbove(dir)
-  if (folder === undefined) return undefined
+  const barred = barredFolderOnTheWay(dir)
+  if (barred === undefined) return undefined
+  const where = barred.through ? 'a folder above where a symbolic link on its way leads' : 'a folder above it'
   return (
-    `cannot reach the store in ${dir}: ${accountSaid(thisAccount())} may not enter ${folder}, a folder above it (EACCES): ` +
+    `cannot reach the store in ${dir}: ${accountSaid(thisAccount())} may not enter ${barred.folder}, ${where} (EACCES): ` +
     'run the command as an account that may enter it, or keep the store in a folder this account may enter'
   )
 }

@@ -1,4 +1,8 @@
-import { dirname, sep } from 'node:path'
+import { createRequire } from 'node:module'
+import { basename, dirname, join, resolve, sep } from 'node:path'
+
+/** node:fs itself, not the test file's mock of it (vi.mock does not reach require): links are followed with it. */
+const realFs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs')
 
 /**
  * A folder this account may not enter (mode 0700, another account's), which a test run as root
@@ -14,34 +18,64 @@ export type BarredFaults = { barred: string | undefined; notMine?: string | unde
 const below = (faults: BarredFaults, path: unknown): boolean =>
   faults.barred !== undefined && typeof path === 'string' && path.startsWith(faults.barred + sep)
 
+/**
+ * The path the kernel reaches for `path`, its symbolic links followed as far as they lead (a link
+ * to a store below the barred folder is refused as the store's own path is). A link whose target
+ * is not there yet is followed too, as the kernel follows it.
+ */
+function followed(path: string, depth = 0): string {
+  const parts = resolve(path).split(sep).filter((p) => p !== '')
+  let at = resolve(sep)
+  for (let i = 0; i < parts.length; i++) {
+    const next = join(at, parts[i]!)
+    let link: string | undefined
+    try {
+      link = realFs.lstatSync(next).isSymbolicLink() ? realFs.readlinkSync(next) : undefined
+    } catch {
+      return join(next, ...parts.slice(i + 1))
+    }
+    if (link !== undefined && depth < 40) return followed(join(resolve(at, link), ...parts.slice(i + 1)), depth + 1)
+    at = next
+  }
+  return at
+}
+
+/** Below the barred folder as the kernel reaches `path`: its links followed, the last one too or not (lstat). */
+const reached = (faults: BarredFaults, path: unknown, last = true): boolean =>
+  below(faults, path) || (faults.barred !== undefined && typeof path === 'string' && below(faults, last ? followed(path) : join(followed(dirname(path)), basename(path))))
+
 const denied = (call: string, path: string) => Object.assign(new Error(`EACCES: permission denied, ${call} '${path}'`), { code: 'EACCES', errno: -13, syscall: call, path })
 
-/** node:fs, its statSync, readdirSync and existsSync refused below the barred folder. */
+/** node:fs, its statSync, lstatSync, readdirSync and existsSync refused below the barred folder, through a symbolic link too. */
 export function barredFs<M extends typeof import('node:fs')>(real: M, faults: BarredFaults): M {
   return {
     ...real,
     statSync: ((path: string, ...rest: never[]) => {
-      if (below(faults, path)) throw denied('stat', path)
+      if (reached(faults, path)) throw denied('stat', path)
       return real.statSync(path, ...rest)
     }) as M['statSync'],
+    lstatSync: ((path: string, ...rest: never[]) => {
+      if (reached(faults, path, false)) throw denied('lstat', path)
+      return real.lstatSync(path, ...rest)
+    }) as M['lstatSync'],
     readdirSync: ((path: string, ...rest: never[]) => {
-      if (below(faults, path)) throw denied('scandir', path)
+      if (reached(faults, path)) throw denied('scandir', path)
       return real.readdirSync(path, ...rest)
     }) as M['readdirSync'],
-    existsSync: ((path: string) => !below(faults, path) && real.existsSync(path)) as M['existsSync'],
+    existsSync: ((path: string) => !reached(faults, path) && real.existsSync(path)) as M['existsSync'],
   }
 }
 
-/** node:fs/promises, its stat, mkdir and writeFile refused below the barred folder, writeFile of `notMine`, mkdir in `unwritable`. */
+/** node:fs/promises, its stat, mkdir and writeFile refused below the barred folder (stat and mkdir through a symbolic link too), writeFile of `notMine`, mkdir in `unwritable`. */
 export function barredFsPromises<M extends typeof import('node:fs/promises')>(real: M, faults: BarredFaults): M {
   return {
     ...real,
     stat: (async (path: string, ...rest: never[]) => {
-      if (below(faults, path)) throw denied('stat', path)
+      if (reached(faults, path)) throw denied('stat', path)
       return real.stat(path, ...rest)
     }) as M['stat'],
     mkdir: (async (path: string, ...rest: never[]) => {
-      if (below(faults, path) || (faults.unwritable !== undefined && typeof path === 'string' && dirname(path) === faults.unwritable)) throw denied('mkdir', path)
+      if (reached(faults, path) || (faults.unwritable !== undefined && typeof path === 'string' && dirname(path) === faults.unwritable)) throw denied('mkdir', path)
       return real.mkdir(path, ...rest)
     }) as M['mkdir'],
     writeFile: (async (...args: Parameters<typeof real.writeFile>) => {
