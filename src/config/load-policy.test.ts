@@ -215,6 +215,17 @@ describe('the line of a field a refusal names (R-POL)', () => {
         '  scan.cron (line 3): not a cron expression: "every day"',
       ].join('\n'),
     )
+    // A whole number past 2^53 was said twice, the first time with zod's safe-integer bound as the
+    // field's: `ask.check_in_after: at most 9007199254740991, not 1e20`, then `at most 16`. The
+    // field's own bound alone; the safe-integer one only for a field with no bound of its own that way.
+    for (const [text, said] of [
+      ['{"ask":{"check_in_after":1e20}}', ['  ask.check_in_after: at most 16, not 100000000000000000000']],
+      ['{"ask":{"check_in_after":-1e20}}', ['  ask.check_in_after: at least 1, not -100000000000000000000']],
+      ['{"thresholds":{"min_observations":-1e20}}', ['  thresholds.min_observations: at least 1, not -100000000000000000000']],
+      ['{"cache":{"entries":1e17}}', ['  cache.entries: at most 9007199254740991, not 100000000000000000']],
+    ] as const) {
+      expect(() => parsePolicy(text, 'mine.json', base)).toThrow(new PolicyFileError(['mine.json: invalid policy', ...said].join('\n')))
+    }
     // A field the file has only through a merge key, or not at all, has no line of its own: none said.
     expect(() => parsePolicy('base: &b\n  match: { question: "" }\npoints:\n  - <<: *b\n    key: db\n', 'mine.yaml', base)).toThrow(
       '\n  points.0.match.question: must not be empty',

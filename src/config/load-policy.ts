@@ -157,7 +157,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   const result = PolicySchema.safeParse(input)
   if (!result.success) {
     problems.push(
-      ...result.error.issues.flatMap((issue) =>
+      ...withoutSafeIntegerBound(result.error.issues).flatMap((issue) =>
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
@@ -227,6 +227,24 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
     at = (at as Record<string, unknown>)[key]
   }
   return at
+}
+
+/**
+ * Zod's issues without the safe-integer bound of a whole number (`.int()`, ±2^53 − 1) where the
+ * field's own bound that way is said at the same path: `ask.check_in_after` of 1e20 was said
+ * `at most 9007199254740991`, then `at most 16`, the first as if the field took it. A field with no
+ * bound of its own that way (`cache.entries`) keeps it, which is true of it.
+ */
+function withoutSafeIntegerBound<I extends { code: string; path: PropertyKey[]; origin?: unknown }>(issues: readonly I[]): I[] {
+  const samePath = (a: readonly PropertyKey[], b: readonly PropertyKey[]) => a.length === b.length && a.every((k, i) => k === b[i])
+  return issues.filter(
+    (issue) =>
+      !(
+        issue.origin === 'int' &&
+        (issue.code === 'too_big' || issue.code === 'too_small') &&
+        issues.some((other) => other !== issue && other.code === issue.code && other.origin === 'number' && samePath(other.path, issue.path))
+      ),
+  )
 }
 
 /** What a field of each type zod names takes, in the words the service's other refusals use. */
