@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { cleanEnv } from './support/processes'
@@ -70,6 +70,15 @@ describe('a mistake in a script\'s flags', () => {
     expect(run.stdout).toBe('')
     expect(run.code).toBe(2)
     expect(made(run.tmp)).toEqual([])
+  })
+
+  it('baseline-server says an --answer file that is not JSON on one line, the line break Node quotes written \\n', async () => {
+    // Node's JSON.parse quotes the text around the fault as it is, line breaks and all: the
+    // refusal of `--answer` of a file of two lines came on two.
+    const file = `${tempDir('dm-script-flags-answer-')}/answer.json`
+    writeFileSync(file, 'x\ny')
+    const run = await script('scripts/bench/baseline-server.ts', ['--answer', file])
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `baseline-server: --answer ${file}: not JSON (Unexpected token 'x', "x\\ny" is not valid JSON)\n` })
   })
 
   it.each([

@@ -36,7 +36,8 @@ function answerIn(file: string): Record<string, unknown> {
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new UsageError(`--answer ${file}: not JSON (${(error as Error).message})`)
+    // Node quotes the text around the fault as it is: its line breaks written \n, on one line.
+    throw new UsageError(`--answer ${file}: not JSON (${(error as Error).message.replace(/\r?\n/g, '\\n')})`)
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--answer ${file}: not a JSON object`)
   return value as Record<string, unknown>
