@@ -62,7 +62,12 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
     // A full disk (ENOSPC), a spool not this account's (EACCES): "ENOSPC: no space left on device,
     // write" alone said neither which file nor that the event, delivered nowhere, is not kept.
     if (code === undefined) throw error
-    throw new Error(`cannot write the spool ${file} (${code}): this event is not kept; free the disk, or give DECISION_MEMORY_SPOOL or --spool a file this account can write`)
+    // Another account's file, mode 0600, refuses the open before its owner is looked at: said as
+    // one open to this account is, naming the owner, not as a disk to free.
+    const found = code === 'EACCES' || code === 'EPERM' ? lstatOrNone(file) : undefined
+    if (found !== undefined && othersOwn(found)) throw notOurs(file, found.uid)
+    const full = code === 'ENOSPC' || code === 'EDQUOT'
+    throw new Error(`cannot write the spool ${file} (${code}): this event is not kept; ${full ? 'free the disk, or ' : ''}give DECISION_MEMORY_SPOOL or --spool a file this account can write`)
   }
   // A device that took the line (`/dev/null`) kept nothing: "spooled to /dev/null" would say the
   // event waits where it does not. (One that refuses it, `/dev/full`, is said above.)
