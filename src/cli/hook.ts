@@ -16,7 +16,7 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   The Claude Code command hook (SessionStart, PreToolUse and PostToolUse on AskUserQuestion).
   Reads one hook payload on stdin (taken once its JSON object has arrived whole, stdin closed or
   not), sends it to the service at $DECISION_MEMORY_URL and prints the service's answer. It
-  always exits 0, and within its --budget (2 s): when the service is down or slow it prints
+  always exits 0, and within its --budget (2 s by default): when the service is down or slow it prints
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
   first by the next call. The project is the root of the git repository the payload's cwd is in
   (the nearest folder holding .git, symbolic links followed; for a linked worktree, its
