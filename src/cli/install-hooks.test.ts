@@ -498,6 +498,36 @@ describe('install-hooks and a settings file with a byte order mark', () => {
   })
 })
 
+describe('install-hooks and the layout of a settings file', () => {
+  it('writes a file indented with tabs or four spaces, or with CRLF line ends, back in its layout, so that its lines not changed stay as they were', async () => {
+    const { file } = await settingsFolder()
+    for (const [indent, eol] of [['\t', '\n'], ['    ', '\n'], ['  ', '\r\n'], ['\t', '\r\n']] as const) {
+      const before = ['{', `${indent}"model": "opus",`, `${indent}"env": {`, `${indent}${indent}"A": "1"`, `${indent}}`, '}', ''].join(eol)
+      await writeFile(file, before)
+      expect(await installHooksCommand(['--file', file])).toBe(0)
+      const written = await readFile(file, 'utf8')
+      // The fields it had, line for line, then the hooks in the same indent and line ends.
+      expect(written.startsWith(before.slice(0, before.lastIndexOf(`${eol}}`)) + `,${eol}${indent}"hooks": {${eol}${indent}${indent}"SessionStart": [${eol}`)).toBe(true)
+      expect(written.endsWith(`${eol}}${eol}`)).toBe(true)
+      expect(written.replaceAll(eol, '').includes('\n')).toBe(false)
+      expect(JSON.parse(written)).toMatchObject({ model: 'opus', env: { A: '1' }, hooks: { PreToolUse: [{ matcher: 'AskUserQuestion' }] } })
+    }
+  })
+
+  it('writes a new file, a file on one line, or one of another indent, with two spaces and \\n, as Claude Code writes settings', async () => {
+    const { folder, file } = await settingsFolder()
+    const fresh = join(folder, 'new', 'settings.json')
+    await mkdir(dirname(fresh))
+    expect(await installHooksCommand(['--file', fresh])).toBe(0)
+    expect(await readFile(fresh, 'utf8')).toMatch(/^\{\n  "hooks": \{\n    "SessionStart"/)
+    for (const before of ['{"model": "opus"}', '{\n \t"model": "opus"\n}\n']) {
+      await writeFile(file, before)
+      expect(await installHooksCommand(['--file', file])).toBe(0)
+      expect(await readFile(file, 'utf8')).toMatch(/^\{\n  "model": "opus",\n  "hooks": \{\n    "SessionStart"/)
+    }
+  })
+})
+
 describe('install-hooks and a path that starts with ~', () => {
   it('reads ~ in --file and --project as the home folder, as no shell does after `=` (nor cmd.exe at all)', async () => {
     const { folder: home } = await settingsFolder()

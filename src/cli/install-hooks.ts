@@ -42,18 +42,49 @@ export function defaultHookCommand(binPath: string = BIN_PATH): string {
   return `node ${quoted} hook`
 }
 
-async function readSettings(file: string): Promise<unknown> {
+/** How a settings file is laid out: the indent of one level, and its line ends. */
+export interface SettingsLayout {
+  indent: string
+  eol: '\n' | '\r\n'
+}
+
+/** A new file's layout, as Claude Code writes its own settings: two spaces, `\n`. */
+const NEW_FILE_LAYOUT: SettingsLayout = { indent: '  ', eol: '\n' }
+
+/**
+ * The layout of a settings file's text, kept when it is written back, so that a committed
+ * `.claude/settings.json` indented with tabs or four spaces, or checked out with CRLF line ends,
+ * changes by the hooks added alone rather than on every line. The indent is that of the first
+ * line that starts a field (`<indent>"model": …`), which in a file pretty-printed as JSON is one
+ * level deep: tabs alone or 1 to 10 spaces (what JSON.stringify takes); anything else, or a file
+ * on one line, keeps the two spaces of a new file. The line ends are those of its first line.
+ */
+export function settingsLayout(text: string): SettingsLayout {
+  const eol = /^[^\n]*\r\n/.test(text) ? '\r\n' : '\n'
+  const field = /\n([ \t]+)"/.exec(text)?.[1]
+  const indent = field !== undefined && (/^\t+$/.test(field) || /^ {1,10}$/.test(field)) ? field : NEW_FILE_LAYOUT.indent
+  return { indent, eol }
+}
+
+/** The settings as written to the file, in its layout, ending in a line end. */
+export function settingsText(settings: unknown, layout: SettingsLayout): string {
+  const text = JSON.stringify(settings, null, layout.indent) + '\n'
+  // JSON.stringify writes a line end inside a string as `\n`, so every `\n` of its text is a line end.
+  return layout.eol === '\n' ? text : text.replaceAll('\n', '\r\n')
+}
+
+async function readSettings(file: string): Promise<{ settings: unknown; layout: SettingsLayout }> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {}, layout: NEW_FILE_LAYOUT }
     throw error
   }
   // A byte order mark, as Windows PowerShell 5.1 (`Set-Content -Encoding UTF8`) and some editors
   // save UTF-8: Claude Code reads such a file, JSON.parse does not. Written back without it.
   text = text.replace(/^\uFEFF/, '')
-  if (text.trim() === '') return {}
+  if (text.trim() === '') return { settings: {}, layout: NEW_FILE_LAYOUT }
   let settings: unknown
   try {
     settings = JSON.parse(text)
@@ -67,7 +98,7 @@ async function readSettings(file: string): Promise<unknown> {
   if (deep !== undefined) {
     throw new SettingsShapeError(`${deep} nests arrays and objects more than ${SETTINGS_NESTING} levels deep, more than install-hooks writes back; fix it or paste the README block by hand`)
   }
-  return settings
+  return { settings, layout: settingsLayout(text) }
 }
 
 /** How deep a settings file may nest arrays and objects, counted from the file (its object the first level). */
@@ -341,9 +372,12 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   }
 
   let merged
+  let layout = NEW_FILE_LAYOUT
   let unguarded: string[] = []
   try {
-    merged = mergeHooks(await readSettings(file), command, hookBudgetMs)
+    const read = await readSettings(file)
+    layout = read.layout
+    merged = mergeHooks(read.settings, command, hookBudgetMs)
     if (values.guard === true) {
       // From the hook command as written, which keeps the variables an earlier install set before
       // it (`DECISION_MEMORY_URL=…`): the guard must ask the same service.
@@ -376,7 +410,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
           : 'a folder where the settings file would be: move it aside, or give --file another settings file'
     return fail(`${cannotRead(file, code, { EISDIR: folderGiven })}; nothing written`)
   }
-  const text = JSON.stringify(merged.settings, null, 2) + '\n'
+  const text = settingsText(merged.settings, layout)
   // Said once they are so: a write that fails adds nothing, and its error says the file is as it was.
   const sayChanges = (out: NodeJS.WriteStream = process.stdout) => {
     for (const change of merged.changes) {
