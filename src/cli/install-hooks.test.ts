@@ -498,6 +498,30 @@ describe('install-hooks and a settings file with a byte order mark', () => {
   })
 })
 
+describe('install-hooks and a hook of ours in a group that runs for no question', () => {
+  it('adds the group that does beside it, keeps it, and says on stderr to remove it, naming its matcher', async () => {
+    const { file } = await settingsFolder()
+    const command = defaultHookCommand()
+    await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, timeout: 5 }] }] } }))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    const written = JSON.parse(await readFile(file, 'utf8'))
+    expect(written.hooks.PreToolUse.map((g: { matcher: string }) => g.matcher)).toEqual(['Bash', 'AskUserQuestion'])
+    expect(stderr).toBe(
+      `decision-memory install-hooks: warning: the PreToolUse hook in ${file} under "matcher": "Bash" never runs for a question (AskUserQuestion), ` +
+        'only for the tools that matcher names, starting node at each of their calls for nothing; remove it: the one in a group that runs for AskUserQuestion does its work\n',
+    )
+    // Said again on the next run, which changes nothing; not once it is gone.
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toContain('under "matcher": "Bash" never runs for a question')
+    written.hooks.PreToolUse.shift()
+    await writeFile(file, JSON.stringify(written))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).toBe('')
+  })
+})
+
 describe('install-hooks and the layout of a settings file', () => {
   it('writes a file indented with tabs or four spaces, or with CRLF line ends, back in its layout, so that its lines not changed stay as they were', async () => {
     const { file } = await settingsFolder()

@@ -5,7 +5,7 @@ import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
-import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
@@ -244,6 +244,19 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
 }
 
 /**
+ * A hook entry in a group that runs for no question (strayHooks): README tells the user to remove
+ * it, which they can only do once told it is there; the one added beside it does the work.
+ */
+function warnOfStrayHooks(settings: Record<string, unknown>, file: string): void {
+  for (const { event, matcher } of strayHooks(settings)) {
+    process.stderr.write(
+      `decision-memory install-hooks: warning: the ${event} hook in ${file} under "matcher": ${matcher} never runs for a question (AskUserQuestion), ` +
+        `only for the tools that matcher names, starting node at each of their calls for nothing; remove it: the one in a group that runs for AskUserQuestion does its work\n`,
+    )
+  }
+}
+
+/**
  * Guard entries whose timeout Claude Code would end them by before their wait for the service
  * (shortGuardTimeouts): a slow service then lets the command run, --fail-closed or not.
  */
@@ -422,6 +435,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfDisabled(merged.settings, file)
     warnOfShortTimeouts(merged.settings, file)
     warnOfShortGuardTimeouts(merged.settings, file)
+    warnOfStrayHooks(merged.settings, file)
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, wrappedScriptOf } from './claude-code-settings'
+import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayHooks, wrappedScriptOf } from './claude-code-settings'
 import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
@@ -276,6 +276,32 @@ describe('mergeHooks', () => {
     // The entry under Bash is the user's to remove; the one that runs for questions is added beside it.
     expect(hooks.PreToolUse?.map((g) => g.matcher)).toEqual(['Bash', 'AskUserQuestion'])
     expect(hooks.PostToolUse).toEqual(current.hooks.PostToolUse)
+  })
+
+  it('names the entries left in a group that runs for no question, for the user to remove (strayHooks)', () => {
+    const guard = COMMAND.replace(/ hook$/, ' guard')
+    const current = {
+      hooks: {
+        SessionStart: [{ matcher: 'compact', hooks: [{ type: 'command', command: COMMAND }] }],
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] },
+          { matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: guard, timeout: 5 }] },
+          { matcher: 'Write', hooks: [{ type: 'command', command: 'prettier --check' }] },
+        ],
+        PostToolUse: [
+          { matcher: 'Ask|mcp__my-server__ask', hooks: [{ type: 'command', command: COMMAND }] },
+          { matcher: 'Ask.*|Write', hooks: [{ type: 'command', command: COMMAND }] },
+        ],
+      },
+    }
+    const { settings } = mergeHooks(current, COMMAND)
+    // Our command under Bash and under a list naming no AskUserQuestion; not the guard, another
+    // hook, one under a regex that runs for questions, nor a SessionStart under another source.
+    expect(strayHooks(settings)).toEqual([
+      { event: 'PreToolUse', matcher: '"Bash"' },
+      { event: 'PostToolUse', matcher: '"Ask|mcp__my-server__ask"' },
+    ])
+    expect(strayHooks(mergeHooks({}, COMMAND).settings)).toEqual([])
   })
 
   it('keeps our entry under a list of names with a `-`, which runs for AskUserQuestion: adds no group beside it', () => {

@@ -280,6 +280,24 @@ export function shortTimeouts(
   }))
 }
 
+/**
+ * The decision-memory hook entries under PreToolUse or PostToolUse in a group whose matcher does
+ * not run for AskUserQuestion (`"matcher": "Bash"`, pasted or moved there by hand): mergeHooks
+ * adds a group that does beside it and leaves it as it is, where it sees no question and starts
+ * node, for nothing, at every call of the tools it names. Only said, with the group's matcher as
+ * JSON (`"Bash"`).
+ */
+export function strayHooks(settings: Record<string, unknown>): Array<{ event: string; matcher: string }> {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  return DECISION_MEMORY_HOOKS.filter(({ matcher }) => matcher !== undefined).flatMap(({ event, runsFor }) =>
+    (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
+      if (!isObject(g) || !Array.isArray(g.hooks) || matcherCovers(g.matcher, runsFor)) return []
+      const ours = g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
+      return ours ? [{ event, matcher: JSON.stringify(g.matcher) }] : []
+    }),
+  )
+}
+
 /** Kept for the guard's start (node, its one module) on top of its waits: a fraction of a second. */
 export const GUARD_START_MS = 500
 
