@@ -43,7 +43,7 @@ export function defaultHookCommand(binPath: string = BIN_PATH): string {
 }
 
 /** How a settings file is laid out: the indent of one level, and its line ends. */
-export interface SettingsLayout {
+interface SettingsLayout {
   indent: string
   eol: '\n' | '\r\n'
 }
@@ -59,7 +59,7 @@ const NEW_FILE_LAYOUT: SettingsLayout = { indent: '  ', eol: '\n' }
  * level deep: tabs alone or 1 to 10 spaces (what JSON.stringify takes); anything else, or a file
  * on one line, keeps the two spaces of a new file. The line ends are those of its first line.
  */
-export function settingsLayout(text: string): SettingsLayout {
+function settingsLayout(text: string): SettingsLayout {
   const eol = /^[^\n]*\r\n/.test(text) ? '\r\n' : '\n'
   const field = /\n([ \t]+)"/.exec(text)?.[1]
   const indent = field !== undefined && (/^\t+$/.test(field) || /^ {1,10}$/.test(field)) ? field : NEW_FILE_LAYOUT.indent
@@ -67,7 +67,7 @@ export function settingsLayout(text: string): SettingsLayout {
 }
 
 /** The settings as written to the file, in its layout, ending in a line end. */
-export function settingsText(settings: unknown, layout: SettingsLayout): string {
+function settingsText(settings: unknown, layout: SettingsLayout): string {
   const text = JSON.stringify(settings, null, layout.indent) + '\n'
   // JSON.stringify writes a line end inside a string as `\n`, so every `\n` of its text is a line end.
   return layout.eol === '\n' ? text : text.replaceAll('\n', '\r\n')
