@@ -110,13 +110,13 @@ describe('loadTokens', () => {
     // Node 20's JSON.parse says no position for this one: after the last entry, the usual slip.
     ['a trailing comma in the list, said where', `{"tokens": [\n  {"name": "a", "token": "${ALICE}", "users": ["a"]},\n]}`, 'not valid JSON (line 3, column 1)'],
     ['an empty file', ' \n', 'not valid JSON: the file is empty'],
-    ['no tokens', '{"tokens": []}', 'tokens: Too small'],
-    ['a short token', '{"tokens": [{"name": "a", "token": "short", "users": ["a"]}]}', 'tokens.0.token'],
+    ['no tokens', '{"tokens": []}', 'tokens: must not be empty'],
+    ['a short token', '{"tokens": [{"name": "a", "token": "short", "users": ["a"]}]}', 'tokens.0.token: at least 16 characters, not 5'],
     ['token and sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "sha256": "${'a'.repeat(64)}", "users": ["a"]}]}`, 'exactly one of token or sha256'],
     // Said, not a TypeError: the check for duplicate tokens runs on an entry that has none.
     ['neither token nor sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "users": ["b"]}]}`, 'tokens.1: give exactly one of token or sha256'],
     ['a misspelt token', `{"tokens": [{"name": "a", "tokn": "${ALICE}", "users": ["a"]}]}`, 'tokens.0: unknown field "tokn"; the fields are name, token, sha256, users'],
-    ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users'],
+    ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users: must not be empty'],
     ['a user that is no string', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": [123]}]}`, 'tokens.0.users.0: Invalid input: expected string, received number'],
     ['a user that is no name', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": [".."]}]}`, 'tokens.0.users.0: must not be "." or ".."'],
     ['a field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "users": ["*"]}]}`, 'tokens.0.users: given more than once'],

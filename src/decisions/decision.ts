@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TAKES, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
-import { atMostSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
+import { atMostSaid, countSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
 
 /** Input limits of decisions, documented in README.md. */
 export const DECISION_LIMITS = {
@@ -207,7 +207,7 @@ const SCOPE_PATH_RULE = 'a path prefix such as src/billing'
 export const ScopeSchema = z.strictObject(
   {
     // A point spaced at its ends is no point a question is keyed to: the decision bound nothing.
-    points: z.array(TrimmedIdentifierSchema, { error: wrongTypeSaid('an array of decision point keys') }).max(DECISION_LIMITS.points).default([]).openapi({
+    points: z.array(TrimmedIdentifierSchema, { error: wrongTypeSaid('an array of decision point keys') }).max(DECISION_LIMITS.points, { error: countSaid('point', 'points') }).default([]).openapi({
       description: 'Decision point keys the decision binds (R-CON-2); no spaces at their ends.',
     }),
     task: ScopeNameSchema.nullish().openapi({ description: `Applies to this task only. ${SCOPE_NAME_RULES}` }),
@@ -324,8 +324,8 @@ export const DecisionInputSchema = z.strictObject({
     description: 'The decision this one replaces once accepted.',
   }),
   scope: ScopeSchema.optional(),
-  constraints: z.array(ConstraintSchema, { error: wrongTypeSaid('an array of constraints') }).max(DECISION_LIMITS.constraints).default([]),
-  evidence: z.array(EvidenceInputSchema, { error: wrongTypeSaid('an array of evidence') }).max(DECISION_LIMITS.evidence).default([]),
+  constraints: z.array(ConstraintSchema, { error: wrongTypeSaid('an array of constraints') }).max(DECISION_LIMITS.constraints, { error: countSaid('constraint', 'constraints') }).default([]),
+  evidence: z.array(EvidenceInputSchema, { error: wrongTypeSaid('an array of evidence') }).max(DECISION_LIMITS.evidence, { error: countSaid('piece of evidence', 'pieces of evidence') }).default([]),
 })
 export type DecisionInput = z.infer<typeof DecisionInputSchema>
 

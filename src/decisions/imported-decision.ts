@@ -1,5 +1,5 @@
 import { nonBlankText } from '../domain/observation'
-import { oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
+import { countSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
 import { ADR_FORMATS } from './adr/parsed-record'
 import { z } from '../domain/zod'
 import {
@@ -66,7 +66,7 @@ export const ImportedDecisionSchema = z.strictObject(
          * directory name): a record stored under one of them from the same file is this record, and
          * is kept under `folder` from then on.
          */
-        aliases: importPaths('an array of folders').max(4).optional().openapi({
+        aliases: importPaths('an array of folders').max(4, { error: countSaid('folder', 'folders') }).optional().openapi({
           description:
             'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is ' +
             'this one. `*/doc/adr` stands for any one directory name before the path, and holds for a folder so stored only when ' +
@@ -75,7 +75,7 @@ export const ImportedDecisionSchema = z.strictObject(
       },
       { error: wrongTypeSaid('an origin: an object of path, line and format') },
     ),
-    evidence: z.array(EvidenceInputSchema, { error: wrongTypeSaid('an array of evidence') }).max(DECISION_LIMITS.evidence).default([]),
+    evidence: z.array(EvidenceInputSchema, { error: wrongTypeSaid('an array of evidence') }).max(DECISION_LIMITS.evidence, { error: countSaid('piece of evidence', 'pieces of evidence') }).default([]),
   },
   { error: wrongTypeSaid('a record: an object with its key, title, decision, rationale, status, date and origin') },
 )

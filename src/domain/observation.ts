@@ -3,7 +3,7 @@ import { fieldsOf, InputError, type Issue } from './errors'
 import { characters, LIMITS } from './limits'
 import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT } from './labels'
 import { bareEnds, bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
-import { oneOfSaid, wrongTypeSaid } from './zod-issues'
+import { countSaid, oneOfSaid, wrongTypeSaid } from './zod-issues'
 
 export { bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
 
@@ -257,7 +257,7 @@ export type OptionInput = z.infer<typeof OptionInputSchema>
 export const OptionsSchema = z
   .array(OptionInputSchema, { error: wrongTypeSaid('an array of options: labels, or objects {label, description}') })
   .min(1)
-  .max(LIMITS.options)
+  .max(LIMITS.options, { error: countSaid('option', 'options') })
 
 const PROTO_KEY = '__proto__'
 /**
@@ -457,7 +457,7 @@ export const ObservationInputSchema = z.strictObject({
   timestamp: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.timestamp }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
   user_choice: z
-    .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)], { error: wrongTypeSaid(TAKES.labels) })
+    .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options, { error: countSaid('label', 'labels') })], { error: wrongTypeSaid(TAKES.labels) })
     .meta({ description: FIELD_DESCRIPTIONS.user_choice }),
   all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),

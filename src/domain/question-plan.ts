@@ -3,7 +3,7 @@ import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TAKES, TimestampSchema, TrimmedIdentifierSchema } from './observation'
-import { wrongTypeSaid } from './zod-issues'
+import { countSaid, wrongTypeSaid } from './zod-issues'
 import type { Recommendation } from './recommendation'
 
 /** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
@@ -64,8 +64,8 @@ export const AskUserQuestionSchema = z
         .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
       options: z
         .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
-        .min(ASK_USER_QUESTION.minOptions)
-        .max(ASK_USER_QUESTION.maxOptions)
+        .min(ASK_USER_QUESTION.minOptions, { error: countSaid('option', 'options') })
+        .max(ASK_USER_QUESTION.maxOptions, { error: countSaid('option', 'options') })
         .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them.' }),
       multiSelect: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
     },
@@ -121,7 +121,7 @@ const PlanQuestionShape = z
         }),
       options: z
         .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
-        .max(ASK_USER_QUESTION.maxOptions)
+        .max(ASK_USER_QUESTION.maxOptions, { error: countSaid('option', 'options') })
         // Null beside another kind is none given (as Claude Code's text and number questions may send it):
         // kept as written, as before, and a client that checks arguments against the schema sends it.
         .nullish()
@@ -199,7 +199,7 @@ export const PlanRequestSchema = z.strictObject({
   questions: z
     .array(PlanQuestionSchema, { error: wrongTypeSaid('an array of questions') })
     .min(1)
-    .max(LIMITS.questionsPerPlan)
+    .max(LIMITS.questionsPerPlan, { error: countSaid('question', 'questions') })
     .superRefine(refuseRepeatedQuestionTexts)
     .meta({
       description:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from './zod'
-import { atMostSaid, oneOfSaid, sentOf } from './zod-issues'
+import { atMostSaid, boundSaid, countSaid, oneOfSaid, sentOf } from './zod-issues'
 
 describe('oneOfSaid', () => {
   const Level = z.object({ level: z.enum(['low', 'high'], { error: oneOfSaid }) })
@@ -37,3 +37,41 @@ describe('sentOf', () => {
     expect(sentOf([])).toBe('an array')
   })
 })
+
+describe('boundSaid, zod\'s fallback for every limit', () => {
+  const said = (schema: z.ZodType, input: unknown) => schema.safeParse(input).error?.issues.map((i) => i.message)
+
+  it('says a text\'s or a list\'s limit and its length sent, without any words given to the schema', () => {
+    expect(said(z.string().max(3), 'abcd')).toEqual(['at most 3 characters, not 4'])
+    expect(said(z.string().min(3), '😀')).toEqual(['at least 3 characters, not 1'])
+    expect(said(z.string().max(1), 'ab')).toEqual(['at most 1 character, not 2'])
+    expect(said(z.array(z.number()).max(2), [1, 2, 3])).toEqual(['at most 2 items, not 3'])
+    expect(said(z.array(z.number()).min(2), [1])).toEqual(['at least 2 items, not 1'])
+  })
+
+  it('says a text or a list that must have something empty, as a policy rule is told', () => {
+    expect(said(z.string().min(1), '')).toEqual(['must not be empty'])
+    expect(said(z.array(z.number()).min(1), [])).toEqual(['must not be empty'])
+  })
+
+  it('says a number\'s range as a policy field\'s is said', () => {
+    expect(said(z.number().min(1), 0)).toEqual(['at least 1, not 0'])
+    expect(said(z.number().positive(), 0)).toEqual(['above 0, not 0'])
+    expect(said(z.number().max(5), 6.5)).toEqual(['at most 5, not 6.5'])
+    expect(said(z.number().lt(5), 5)).toEqual(['below 5, not 5'])
+  })
+
+  it('leaves a limit with words of its own to them, and says an exact length', () => {
+    expect(said(z.string().max(3, 'too long'), 'abcd')).toEqual(['too long'])
+    expect(said(z.string().length(3), 'ab')).toEqual(['exactly 3 characters, not 2'])
+    expect(said(z.string().length(1), '')).toEqual(['exactly 1 character, not 0'])
+    expect(boundSaid({ code: 'invalid_type', input: 1 })).toBeUndefined()
+  })
+
+  it('names a list\'s items where countSaid is given their name', () => {
+    const Questions = z.array(z.number()).max(1, { error: countSaid('question', 'questions') })
+    expect(said(Questions, [1, 2])).toEqual(['at most 1 question, not 2'])
+    expect(said(z.array(z.number()).max(4, { error: countSaid('question', 'questions') }), [1, 2, 3, 4, 5])).toEqual(['at most 4 questions, not 5'])
+  })
+})
+

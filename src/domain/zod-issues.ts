@@ -3,7 +3,7 @@ import { characters, leadingCharacters } from './limits'
 /**
  * Zod's issues without those that follow a wrong type at the same path. Zod 4 runs a length
  * check on any value that has a length, so a string sent for an array (`"questions": "[…]"`)
- * also gets `Too big: expected string to have <=20 characters`, a limit no field has: only the
+ * also gets a text's length limit (`at most 20 characters, not 85`), a limit no field has: only the
  * type is wrong, and saying so once names the field clearly (R-SVC-2).
  */
 export function typeIssuesFirst<T extends { code: string; path: readonly PropertyKey[] }>(issues: readonly T[]): T[] {
@@ -92,6 +92,46 @@ export function oneOfSaid(issue: { code?: string; input?: unknown; values?: read
 export function atMostSaid(issue: { code?: string; input?: unknown; maximum?: unknown }): string | undefined {
   if (issue.code !== 'too_big' || typeof issue.input !== 'string' || typeof issue.maximum !== 'number') return undefined
   return `at most ${issue.maximum} characters, not ${characters(issue.input)}`
+}
+
+/** `1 character`, `120 characters`: a count and its noun. */
+function counted(count: number | bigint, [one, many]: readonly [string, string]): string {
+  return `${count} ${Number(count) === 1 ? one : many}`
+}
+
+/** The nouns a length limit counts in by default: a text's characters, an array's items. */
+const CHARACTERS = ['character', 'characters'] as const
+const ITEMS = ['item', 'items'] as const
+
+/**
+ * A length or range limit said as wrongTypeSaid says a type: what the field takes and what was
+ * sent, `at most 300 characters, not 412`, `at most 20 items, not 21` (`at most 4 questions, not
+ * 5` where the array's items are given their name, countSaid), `at least 1, not 0`, `above 0, not
+ * 0`; a text or an array that must have something, `must not be empty`, as an empty policy rule
+ * and key are told. Zod said `Too big: expected string to have <=300 characters`, `Too small:
+ * expected array to have >=1 items`, `Too small: expected number to be >=1`, naming neither what
+ * was sent. Texts are counted as zod counts them, in code points (characters). Any other issue
+ * (a date's range) is left to zod; an exact length is said `exactly 64 characters, not 63`.
+ */
+export function boundSaid(issue: { code?: string; input?: unknown; minimum?: unknown; maximum?: unknown; inclusive?: unknown; exact?: unknown }, items: readonly [string, string] = ITEMS): string | undefined {
+  if (issue.code !== 'too_big' && issue.code !== 'too_small') return undefined
+  const small = issue.code === 'too_small'
+  const bound = small ? issue.minimum : issue.maximum
+  if (typeof bound !== 'number' && typeof bound !== 'bigint') return undefined
+  const { input } = issue
+  if (typeof input === 'string' || Array.isArray(input)) {
+    if (small && Number(bound) === 1 && issue.exact !== true) return 'must not be empty'
+    const limit = issue.exact === true ? 'exactly' : small ? 'at least' : 'at most'
+    return typeof input === 'string' ? `${limit} ${counted(bound, CHARACTERS)}, not ${characters(input)}` : `${limit} ${counted(bound, items)}, not ${input.length}`
+  }
+  if (typeof input !== 'number' && typeof input !== 'bigint') return undefined
+  const strict = issue.inclusive === false
+  return `${small ? (strict ? 'above' : 'at least') : strict ? 'below' : 'at most'} ${bound}, not ${String(input)}`
+}
+
+/** The `error` of an array's length limit whose items have a name: `at most 4 questions, not 5`. */
+export function countSaid(one: string, many: string) {
+  return (issue: Parameters<typeof boundSaid>[0]): string | undefined => (Array.isArray(issue.input) ? boundSaid(issue, [one, many]) : undefined)
 }
 
 /** How long a text sent is quoted in a message, in characters, before it is cut. */

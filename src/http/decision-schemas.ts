@@ -15,7 +15,7 @@ import { PULSE_SOURCES } from '../decisions/store'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
 import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
-import { wrongTypeSaid } from '../domain/zod-issues'
+import { countSaid, wrongTypeSaid } from '../domain/zod-issues'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
 export const COUNT_DESCRIPTION =
@@ -211,7 +211,7 @@ export const CheckBody = z
       .optional()
       .meta({ description: 'A shell command about to run.' }),
     choice: z
-      .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)], { error: wrongTypeSaid(TAKES.labels) })
+      .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options, { error: countSaid('label', 'labels') })], { error: wrongTypeSaid(TAKES.labels) })
       .optional()
       .meta({
         description:
@@ -491,7 +491,7 @@ export const PointWhySchema = z
 
 export const ImportBody = z
   .strictObject({
-    records: z.array(ImportedDecisionSchema, { error: wrongTypeSaid('an array of records') }).max(DECISION_LIMITS.importRecords).openapi({
+    records: z.array(ImportedDecisionSchema, { error: wrongTypeSaid('an array of records') }).max(DECISION_LIMITS.importRecords, { error: countSaid('record', 'records') }).openapi({
       description: 'The records read; none, for a folder whose records are all gone, which `folder` then names.',
     }),
     folder: ImportedDecisionSchema.shape.origin.shape.folder.openapi({
@@ -501,7 +501,7 @@ export const ImportBody = z
     }),
     aliases: ImportedDecisionSchema.shape.origin.shape.aliases,
     moved: importPaths('an array of folders')
-      .max(20)
+      .max(20, { error: countSaid('folder', 'folders') })
       .optional()
       .openapi({
         description:
@@ -511,7 +511,7 @@ export const ImportBody = z
           'titled as it was; otherwise it is another folder, and its records are conflicts.',
       }),
     files: importPaths('an array of files')
-      .max(DECISION_LIMITS.importRecords)
+      .max(DECISION_LIMITS.importRecords, { error: countSaid('file', 'files') })
       .optional()
       .openapi({
         description:
@@ -524,13 +524,13 @@ export const ImportBody = z
         z.strictObject(
           {
             path: ImportPathSchema,
-            keys: z.array(z.string({ error: wrongTypeSaid('a key (text)') }).min(1).max(DECISION_LIMITS.sourceLength), { error: wrongTypeSaid('an array of keys') }).max(DECISION_LIMITS.importRecords),
+            keys: z.array(z.string({ error: wrongTypeSaid('a key (text)') }).min(1).max(DECISION_LIMITS.sourceLength), { error: wrongTypeSaid('an array of keys') }).max(DECISION_LIMITS.importRecords, { error: countSaid('key', 'keys') }),
           },
           { error: wrongTypeSaid('a log: an object of path and keys') },
         ),
         { error: wrongTypeSaid('an array of logs') },
       )
-      .max(DECISION_LIMITS.importRecords)
+      .max(DECISION_LIMITS.importRecords, { error: countSaid('log', 'logs') })
       .optional()
       .openapi({
         description:

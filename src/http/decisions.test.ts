@@ -452,6 +452,35 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual([`D-${'1'.repeat(118)}`])
   })
 
+  it('tells a text or a list over its limit the limit and how long it was, and stores nothing', async () => {
+    const { call } = await createTestApp()
+    // zod said `Too big: expected string to have <=300 characters` and `Too big: expected array to
+    // have <=50 items`, naming neither what was sent.
+    const constraint = { kind: 'must', option: 'pg' }
+    const evidence = { kind: 'doc', summary: 'S.' }
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ title: 't'.repeat(412) }, 'title', 'at most 300 characters, not 412'],
+      [{ decision: 'd'.repeat(8001) }, 'decision', 'at most 8000 characters, not 8001'],
+      [{ rationale: '😀'.repeat(8002) }, 'rationale', 'at most 8000 characters, not 8002'],
+      [{ source: 's'.repeat(501) }, 'source', 'at most 500 characters, not 501'],
+      [{ source: '' }, 'source', 'must not be empty'],
+      [{ constraints: Array.from({ length: 51 }, () => constraint) }, 'constraints', 'at most 50 constraints, not 51'],
+      [{ evidence: Array.from({ length: 52 }, () => evidence) }, 'evidence', 'at most 50 pieces of evidence, not 52'],
+      [{ evidence: [{ ...evidence, kind: 'k'.repeat(51) }] }, 'evidence.0.kind', 'at most 50 characters, not 51'],
+      [{ scope: { points: Array.from({ length: 51 }, (_, i) => `p${i}`) } }, 'scope.points', 'at most 50 points, not 51'],
+      [{ scope: { path: 'p'.repeat(1001) } }, 'scope.path', 'at most 1000 characters, not 1001'],
+    ]
+    for (const [extra, path, message] of cases) {
+      const refused = await call('POST', '/v1/decisions', decision(extra))
+      expect([path, refused.status, refused.body.error?.issues]).toEqual([path, 400, [{ path, message }]])
+    }
+    // At the limits they are taken, as before.
+    const full = { title: 't'.repeat(300), source: 's'.repeat(500), constraints: Array.from({ length: 50 }, (_, i) => ({ kind: 'must_not', option: `o${i}` })), scope: { points: ['db'] } }
+    const taken = await call('POST', '/v1/decisions', decision(full))
+    expect([taken.status, taken.body.error]).toEqual([201, undefined])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toHaveLength(1)
+  })
+
   it('refuses a date before 1970 or after the service\'s tomorrow, naming date and the days it may be', async () => {
     const { call } = await createTestApp()
     for (const date of ['0000-01-01', '0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z']) {

@@ -55,7 +55,7 @@ describe('a field of the wrong type is named once, by its type (R-SVC-2)', () =>
     const questions = Array.from({ length: 21 }, (_, i) => ({ question: `Q${i}?`, header: 'H', options: [{ label: 'a', description: '' }, { label: 'b', description: '' }] }))
     const answer = await call('POST', '/v1/plan', { questions })
     expect(answer.status).toBe(400)
-    expect(answer.body.error.issues).toEqual([{ path: 'questions', message: 'Too big: expected array to have <=20 items' }])
+    expect(answer.body.error.issues).toEqual([{ path: 'questions', message: 'at most 20 questions, not 21' }])
   })
 })
 
@@ -150,5 +150,36 @@ describe('a bug that throws what is not an Error', () => {
       { msg: 'unhandled error', req_id: 'run-9', status: undefined, message: 'the store said no' },
       { msg: 'request', req_id: 'run-9', status: 500, message: undefined },
     ])
+  })
+})
+
+describe('a length limit is said as what the field takes and what was sent (R-SVC-2)', () => {
+  it('names the limit and the length sent of a text or a list, at every route, a query\'s and a hook payload\'s too', async () => {
+    const { call } = await createTestApp()
+    // zod said `Too big: expected string to have <=200 characters`, `Too big: expected array to
+    // have <=50 items`, `Too small: expected string to have >=1 characters`.
+    const observation = { user: 'u', question: 'Which tier?', all_options: ['S', 'M'], user_choice: 'S' }
+    const hook = claudeCodeFixture('pre-tool-use')
+    const origin = { path: 'doc/adr/0001-use-x.md', line: 1, format: 'adr-tools', folder: 'doc/adr' }
+    const record = { key: 'ADR-0001', title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date: null, origin }
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['POST', '/v1/observations', { ...observation, user: 'u'.repeat(201) }, 'user', 'at most 200 characters, not 201'],
+      ['POST', '/v1/observations', { ...observation, user: '' }, 'user', 'must not be empty'],
+      ['POST', '/v1/observations', { ...observation, all_options: Array.from({ length: 51 }, (_, i) => `o${i}`) }, 'all_options', 'at most 50 options, not 51'],
+      ['POST', '/v1/observations', { ...observation, user_choice: Array.from({ length: 51 }, () => 'S') }, 'user_choice', 'at most 50 labels, not 51'],
+      ['POST', '/v1/observations', Array.from({ length: 1001 }, () => observation), '(body)', 'at most 1000 observations, not 1001'],
+      ['POST', '/v1/recommendations', { question: 'Which tier?', all_options: [] }, 'all_options', 'must not be empty'],
+      ['POST', '/v1/plan', { questions: [{ question: 'Which tier?', options: ['A', 'B', 'C', 'D', 'E'].map((label) => ({ label })) }] }, 'questions.0.options', 'at most 4 options, not 5'],
+      ['GET', `/v1/why?point=tier&user=${'u'.repeat(201)}`, undefined, 'user', 'at most 200 characters, not 201'],
+      ['POST', '/v1/hooks/claude-code', { ...hook, hook_event_name: 'E'.repeat(101) }, 'hook_event_name', 'at most 100 characters, not 101'],
+      ['POST', '/v1/decisions/import', { records: [{ ...record, origin: { ...origin, aliases: ['a', 'b', 'c', 'd', 'e'] } }] }, 'records.0.origin.aliases', 'at most 4 folders, not 5'],
+      ['POST', '/v1/decisions/import', { records: [], folder: 'doc/adr', moved: Array.from({ length: 21 }, (_, i) => `m${i}`) }, 'moved', 'at most 20 folders, not 21'],
+      ['POST', '/v1/decisions/import', { records: [{ ...record, origin: { ...origin, line: 0 } }] }, 'records.0.origin.line', 'at least 1, not 0'],
+    ]
+    for (const [method, path, body, field, message] of cases) {
+      const answer = await call(method, path, body)
+      expect([path, field, answer.status, answer.body.error?.issues]).toEqual([path, field, 400, [{ path: field, message }]])
+    }
+    expect((await call('GET', '/v1/users/u/preferences')).body.points).toEqual([])
   })
 })

@@ -606,7 +606,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
       ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
       ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_response.questions.1.options.2.label: Too big'],
-      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_response.questions.1.options: Too big'],
+      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_response.questions.1.options: at most 4 options, not 5)'],
       ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_response.questions.1.options.2.label: must not be blank'],
     ]
     for (const [n, [what, spoil, reason]] of cases.entries()) {
@@ -633,7 +633,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
       where.answers = { [METHOD]: 'TDD', [LONG]: 'Unit tests' }
     }
     const said = (await call('POST', HOOK, long)).body.systemMessage
-    expect(said).toContain(`"${LONG.slice(0, 199)}…" (tool_response.questions.1.question: Too big: expected string to have <=2000 characters)`)
+    expect(said).toContain(`"${LONG.slice(0, 199)}…" (tool_response.questions.1.question: at most 2000 characters, not ${[...LONG].length})`)
     expect(said.length).toBeLessThan(500)
     // One refused that the user did not answer costs nothing: the other answer recorded, nothing said.
     const unanswered = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_spoilt_unanswered' }
@@ -1686,9 +1686,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
       ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_input.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
       ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_input.questions.1.options.2.label: Too big'],
-      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_input.questions.1.options: Too big'],
+      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_input.questions.1.options: at most 4 options, not 5)'],
       ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_input.questions.1.options.2.label: must not be blank'],
-      ['a description over the limit', (o) => void (o[2] = { label: 'E2E', description: 'd'.repeat(LIMITS.descriptionLength + 1) }), 'tool_input.questions.1.options.2.description: Too big'],
+      ['a description over the limit', (o) => void (o[2] = { label: 'E2E', description: 'd'.repeat(LIMITS.descriptionLength + 1) }), 'tool_input.questions.1.options.2.description: at most 2000 characters, not 2001)'],
     ]
     for (const [n, [what, spoil, reason]] of cases.entries()) {
       const spoilt = checks()

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { IdentifierSchema, ObservationInputSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
-import { wrongTypeSaid } from '../domain/zod-issues'
+import { countSaid, wrongTypeSaid } from '../domain/zod-issues'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
 import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionConflictsSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
@@ -21,7 +21,7 @@ export const ObservationInput = ObservationInputSchema.openapi('ObservationInput
 })
 
 export const ObservationsBody = z
-  .union([ObservationInput, z.array(ObservationInput).min(1).max(LIMITS.observationsPerRequest)])
+  .union([ObservationInput, z.array(ObservationInput).min(1).max(LIMITS.observationsPerRequest, { error: countSaid('observation', 'observations') })])
   .openapi('ObservationsBody')
 
 export const ObservationsResult = z

@@ -652,6 +652,6 @@ describe('R-CAP-1: an array of no observations', () => {
     const { status, body } = await call('POST', '/v1/observations', [])
     expect(status).toBe(400)
     expectEnvelope(body, 'invalid_request')
-    expect(body.error.issues).toEqual([{ path: '(body)', message: 'Too small: expected array to have >=1 items' }])
+    expect(body.error.issues).toEqual([{ path: '(body)', message: 'must not be empty' }])
   })
 })

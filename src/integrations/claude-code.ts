@@ -28,7 +28,7 @@ import {
 } from '../domain/question-plan'
 import { checkInCount } from '../domain/recommendation'
 import { z } from '../domain/zod'
-import { jsonTypeOf, missingSaid, typeIssuesFirst, wrongTypeSaid } from '../domain/zod-issues'
+import { countSaid, jsonTypeOf, missingSaid, typeIssuesFirst, wrongTypeSaid } from '../domain/zod-issues'
 import type { PlannedPoint } from '../memory/planned-points'
 import { movedByPlan, plannedPointsOfShown, planQuestions } from '../plan-questions'
 import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, serviceUrlPrefix, textPart, withinHookLimit, type LongPart } from './hook-text'
@@ -149,7 +149,7 @@ const AskUserQuestionInputSchema = z.looseObject(
     questions: z
       .array(AskUserQuestionSchema, { error: wrongTypeSaid(QUESTIONS_TAKE) })
       .min(1)
-      .max(ASK_USER_QUESTION.maxQuestions)
+      .max(ASK_USER_QUESTION.maxQuestions, { error: countSaid('question', 'questions') })
       .superRefine(refuseRepeatedQuestionTexts),
     answers: AnswersSchema.optional(),
   },
@@ -159,7 +159,7 @@ type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>
 
 // Of another shape than an object, tool_response is read as {} (answeredQuestions).
 const AskUserQuestionResponseSchema = z.looseObject({
-  questions: z.array(AskUserQuestionSchema, { error: wrongTypeSaid(QUESTIONS_TAKE) }).min(1).max(ASK_USER_QUESTION.maxQuestions).optional(),
+  questions: z.array(AskUserQuestionSchema, { error: wrongTypeSaid(QUESTIONS_TAKE) }).min(1).max(ASK_USER_QUESTION.maxQuestions, { error: countSaid('question', 'questions') }).optional(),
   answers: AnswersSchema.optional(),
 })
 
@@ -845,7 +845,7 @@ function skippedSaid(skipped: readonly SkippedQuestion[]): string {
 /** What a call of AskUserQuestion is as a whole, whatever its questions are: 1 to 4 of them, `answers` an object. */
 const AskUserQuestionCallSchema = z.looseObject(
   {
-    questions: z.array(z.unknown(), { error: wrongTypeSaid(QUESTIONS_TAKE) }).min(1).max(ASK_USER_QUESTION.maxQuestions),
+    questions: z.array(z.unknown(), { error: wrongTypeSaid(QUESTIONS_TAKE) }).min(1).max(ASK_USER_QUESTION.maxQuestions, { error: countSaid('question', 'questions') }),
     answers: AnswersSchema.optional(),
   },
   { error: wrongTypeSaid(TOOL_INPUT_TAKES) },

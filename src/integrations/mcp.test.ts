@@ -494,6 +494,19 @@ describe('createMcpServer: a label over the limit as sent', () => {
   })
 })
 
+describe('createMcpServer: a text or a list over its limit', () => {
+  it('is told the limit and the length sent, as the routes tell it', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    // zod said `Too big: expected string to have <=200 characters` and `… array to have <=20 items`.
+    const long = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, user: 'u'.repeat(201) } })
+    expect([long.isError, JSON.stringify(long.content)]).toEqual([true, expect.stringContaining('- user: at most 200 characters, not 201')])
+    const questions = Array.from({ length: 21 }, (_, i) => ({ question: `Q${i}?`, options: [{ label: 'a' }, { label: 'b' }] }))
+    const many = await client.callTool({ name: 'plan_questions', arguments: { questions } })
+    expect([many.isError, JSON.stringify(many.content)]).toEqual([true, expect.stringContaining('- questions: at most 20 questions, not 21')])
+    await client.close()
+  })
+})
+
 describe('createMcpServer: JSON-RPC errors', () => {
   it('answers a request whose params do not fit its method with -32602 Invalid params naming the field, not -32603', async () => {
     const session = await rawSession()
