@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from './zod'
-import { atMostSaid, boundSaid, countSaid, oneOfSaid, sentOf } from './zod-issues'
+import { atMostSaid, boundSaid, countSaid, missingSaidOf, oneOfSaid, sentOf } from './zod-issues'
 
 describe('oneOfSaid', () => {
   const Level = z.object({ level: z.enum(['low', 'high'], { error: oneOfSaid }) })
@@ -75,3 +75,11 @@ describe('boundSaid, zod\'s fallback for every limit', () => {
   })
 })
 
+describe('missingSaidOf', () => {
+  it('lists an enum\'s values left out as oneOfSaid lists them for a value sent wrong', () => {
+    const issue = z.object({ kind: z.enum(['must', 'prefer']) }).safeParse({}).error?.issues[0] as { code: string; message: string; values?: unknown[] }
+    expect(missingSaidOf(issue, ['kind'], {})).toBe('missing: one of "must", "prefer"')
+    const literal = z.object({ kind: z.literal('choice') }).safeParse({}).error?.issues[0] as { code: string; message: string; values?: unknown[] }
+    expect(missingSaidOf(literal, ['kind'], {})).toBe('missing: expected "choice"')
+  })
+})

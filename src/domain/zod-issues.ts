@@ -25,10 +25,15 @@ export function missingSaid(message: string): string {
  * zod's message for an issue of `input` at `path`, a field left out said `missing: expected …`
  * whatever it takes: a string's `received undefined` (missingSaid), and a field of a few values (an
  * enum, a literal), whose issue carries no input and reads `Invalid option: expected one of …` as
- * for a value sent wrong, when `input` has no such field though it has the object to hold it.
+ * for a value sent wrong, when `input` has no such field though it has the object to hold it. An
+ * enum's values are listed as oneOfSaid lists them for a value sent wrong, `missing: one of
+ * "must", "must_not", "prefer", "limit"`, not in zod's `expected one of "must"|"must_not"|…`.
  */
-export function missingSaidOf(issue: { code: string; message: string }, path: readonly PropertyKey[], input: unknown): string {
-  if (issue.code === 'invalid_value' && leftOut(input, path)) return issue.message.replace(/^Invalid (option|input): /, 'missing: ')
+export function missingSaidOf(issue: { code: string; message: string; values?: readonly unknown[] }, path: readonly PropertyKey[], input: unknown): string {
+  if (issue.code === 'invalid_value' && leftOut(input, path)) {
+    if (issue.values !== undefined && issue.values.length > 1 && issue.message.startsWith('Invalid option: ')) return `missing: one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+    return issue.message.replace(/^Invalid (option|input): /, 'missing: ')
+  }
   return missingSaid(issue.message)
 }
 
@@ -77,7 +82,7 @@ function noBranchTakes(branches: ReadonlyArray<ReadonlyArray<{ code: string; pat
  * wrongTypeSaid says a type: `one of "required", "advisory", not "must"`, a value of another JSON
  * type by its type (`…, not a number`). Zod said `Invalid option: expected one of
  * "required"|"advisory"` alike for both, naming neither what was sent. A field left out is left to
- * zod's issue, which missingSaidOf says `missing: expected one of …`.
+ * zod's issue, which missingSaidOf says `missing: one of …`.
  */
 export function oneOfSaid(issue: { code?: string; input?: unknown; values?: readonly unknown[] }): string | undefined {
   if (issue.input === undefined || issue.code !== 'invalid_value' || issue.values === undefined) return undefined

@@ -447,7 +447,7 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     // One left out is still said missing.
     const { kind: _kind, ...kindless } = { kind: 'must', option: 'pg' }
     expect((await call('POST', '/v1/decisions', decision({ constraints: [kindless] }))).body.error.issues).toEqual([
-      { path: 'constraints.0.kind', message: 'missing: expected one of "must"|"must_not"|"prefer"|"limit"' },
+      { path: 'constraints.0.kind', message: 'missing: one of "must", "must_not", "prefer", "limit"' },
     ])
     expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual([`D-${'1'.repeat(118)}`])
   })

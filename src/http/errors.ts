@@ -44,6 +44,7 @@ type ZodIssueLike = {
   keys?: string[]
   errors?: ZodIssueLike[][]
   issues?: ZodIssueLike[]
+  values?: unknown[]
 }
 
 /**
@@ -83,7 +84,7 @@ export function issuesOf(error: { issues: readonly unknown[] }, input?: unknown)
       // A record (`context`) is a JSON object: "expected record" is zod's word, not the client's.
       if (issue.code === 'invalid_type' && issue.expected === 'record') message = message.replace('expected record', 'expected object')
       // A field left out, an enum's too (its issue carries no input: the request's tells), is said missing.
-      out.push({ path: shownPath(path), message: missingSaidOf({ code: issue.code, message }, path, input) })
+      out.push({ path: shownPath(path), message: missingSaidOf({ code: issue.code, message, values: issue.values }, path, input) })
     }
   }
   visit(error.issues as ZodIssueLike[], [])
