@@ -730,3 +730,34 @@ describe('a policy nested thousands deep (R-POL)', () => {
     )
   })
 })
+
+describe('README\'s policy table gives each number\'s range as the loader holds it (R-POL)', () => {
+  const README = join(__dirname, '..', '..', 'README.md')
+  // [field, the words of its row, the lowest value taken or undefined (an open bound), the value
+  // just past it, the highest taken or undefined, the value just past it]
+  const RANGES: Array<[string, string, number | undefined, number, number | undefined, number]> = [
+    ['confidence.prior', '0.5 to 10', 0.5, 0.49, 10, 10.01],
+    ['confidence.predictive_prior', '0.1 to 10', 0.1, 0.09, 10, 10.01],
+    ['confidence.contradiction_shrink', '0 (not at all) to 1', 0, -0.01, 1, 1.01],
+    ['decay.alpha', '0 to 5', 0, -0.01, 5, 5.01],
+    ['ask.auto_resolve_p', '0 to 1', 0, -0.01, 1, 1.01],
+    ['change.significance', 'between 0 and 1, neither included', undefined, 0, undefined, 1],
+    ['context.significance', 'between 0 and 1, neither included', undefined, 0, undefined, 1],
+    ['context.precondition_share', '0 to 1', 0, -0.01, 1, 1.01],
+    ['cache.seconds', '0 to 3600', 0, -1, 3600, 3601],
+    ['cache.megabytes', '0 to 1024', 0, -1, 1024, 1025],
+  ]
+
+  it('states each range in the field\'s row, and the loader takes its ends and refuses past them', async () => {
+    const table = (await readFile(README, 'utf8')).split('\n').filter((line) => line.startsWith('| `'))
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    for (const [field, words, low, belowLow, high, aboveHigh] of RANGES) {
+      const [group, name] = field.split('.') as [string, string]
+      const row = table.find((line) => line.startsWith(`| \`${field}\``) || (line.startsWith(`| \`${group}.`) && line.split('|')[1]?.includes(name)))
+      expect([field, row?.includes(words)]).toEqual([field, true])
+      const withValue = (value: number) => JSON.stringify({ ...raw, [group]: { ...raw[group], [name]: value } })
+      for (const taken of [low, high]) if (taken !== undefined) expect(() => parsePolicy(withValue(taken), 'p.json'), `${field} ${taken}`).not.toThrow()
+      for (const refused of [belowLow, aboveHigh]) expect(() => parsePolicy(withValue(refused), 'p.json'), `${field} ${refused}`).toThrow(`${field}`)
+    }
+  })
+})
