@@ -36,6 +36,13 @@ describe('sentOf', () => {
     expect(sentOf(true)).toBe('a boolean')
     expect(sentOf([])).toBe('an array')
   })
+
+  it('writes the characters a terminal would run or reorder as escapes, as JSON writes a control', () => {
+    // JSON.stringify leaves DEL, C1 (CSI U+009B) and the bidirectional overrides raw.
+    expect(sentOf('a\u202eb\u009b2J\u007f')).toBe('"a\\u202eb\\u009b2J\\u007f"')
+    expect(sentOf('\u001b[2J')).toBe('"\\u001b[2J"')
+    expect(sentOf('\u202e'.repeat(101))).toBe(`"${'\\u202e'.repeat(100)}…" (101 characters)`)
+  })
 })
 
 describe('boundSaid, zod\'s fallback for every limit', () => {

@@ -1,4 +1,5 @@
 import { characters, leadingCharacters } from './limits'
+import { shownText } from './shown-text'
 
 /**
  * Zod's issues without those that follow a wrong type at the same path. Zod 4 runs a length
@@ -142,10 +143,16 @@ export function countSaid(one: string, many: string) {
 /** How long a text sent is quoted in a message, in characters, before it is cut. */
 const SHOWN_VALUE_LENGTH = 100
 
-/** A value sent as a message names it: text quoted as JSON (cut, with its length, when long), any other by its type. */
+/**
+ * A value sent as a message names it: text quoted as JSON (cut, with its length, when long), any
+ * other by its type. JSON's quoting escapes C0 controls and lone surrogates but leaves DEL, C1
+ * (CSI) and the bidirectional overrides as they are, which a terminal would run or reorder where
+ * a message is shown (the hook's stderr, a log line read with `cat`): shownText writes those as
+ * `\u202e` too.
+ */
 export function sentOf(value: unknown): string {
   if (typeof value !== 'string') return jsonTypeOf(value)
   const length = characters(value)
-  if (length <= SHOWN_VALUE_LENGTH) return JSON.stringify(value)
-  return `${JSON.stringify(leadingCharacters(value, SHOWN_VALUE_LENGTH)).slice(0, -1)}…" (${length} characters)`
+  if (length <= SHOWN_VALUE_LENGTH) return shownText(JSON.stringify(value))
+  return `${shownText(JSON.stringify(leadingCharacters(value, SHOWN_VALUE_LENGTH))).slice(0, -1)}…" (${length} characters)`
 }
