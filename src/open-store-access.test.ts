@@ -80,6 +80,28 @@ describe('a store under a folder this account may not enter', () => {
     expect(barredFolderAbove(join(above, 'up', 'a', 'db'))).toBe(folder)
   })
 
+  it('reads a `..` after a symbolic link from where the link leads, as the kernel does, not from the folder the link is in', async () => {
+    // A link to `elsewhere/../root/db`, `elsewhere` a link to a folder beside `root`: the kernel
+    // reaches root/db. Read as written, `..` undid `elsewhere` and led to a folder not there, and
+    // the store was said to be none (`there is no store in …`) rather than out of reach.
+    const { folder } = barredFolder()
+    await mkdir(folder)
+    const base = join(folder, '..')
+    await mkdir(join(base, 'open'))
+    const links = join(base, 'links')
+    await mkdir(links)
+    await symlink('../open', join(links, 'elsewhere'))
+    await symlink('elsewhere/../root/db', join(links, 'db'))
+    const link = join(links, 'db')
+    expect(barredFolderAbove(link)).toBe(folder)
+    await expect(openStores(link)).rejects.toThrow(
+      new StoreOpenError(
+        `cannot reach the store in ${link}: this account (${userInfo().username}) may not enter ${folder}, a folder above where a symbolic link on its way leads (EACCES): ` +
+          'run the command as an account that may enter it, or keep the store in a folder this account may enter',
+      ),
+    )
+  })
+
   it('is said by storePlaceProblem (the MCP server at its start)', async () => {
     const { folder, dir } = barredFolder()
     await mkdir(folder)

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
-import { dirname, join, parse, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path'
 import { Level } from 'level'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
 import type { DecisionStore } from './decisions/store'
@@ -449,12 +449,21 @@ function barredFolderOnTheWay(dir: string): { folder: string; through: boolean }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EACCES') return undefined
   }
-  let rest = resolve(dir).split(sep).filter((name) => name !== '')
-  let path = parse(resolve(dir)).root
+  // The path as written, not resolved: a `..` after a symbolic link leads up from where the link
+  // leads, as the kernel reads it, not back to the folder the link is in (`link/../db`).
+  const absolute = isAbsolute(dir) ? dir : `${process.cwd()}${sep}${dir}`
+  let path = parse(absolute).root
+  let rest = stepsOf(absolute.slice(path.length))
   let through = false
   // Bounded as the kernel bounds a path's links (ELOOP): a loop of links stops nobody here.
   for (let links = 0; rest.length > 0; ) {
-    const next = join(path, rest[0]!)
+    const [name, ...after] = rest as [string, ...string[]]
+    rest = after
+    if (name === '..') {
+      path = dirname(path)
+      continue
+    }
+    const next = join(path, name)
     let link: string | undefined
     try {
       link = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : undefined
@@ -463,16 +472,21 @@ function barredFolderOnTheWay(dir: string): { folder: string; through: boolean }
     }
     if (link === undefined) {
       path = next
-      rest = rest.slice(1)
       continue
     }
     if (++links > 40) return undefined
     through = true
-    const to = resolve(path, link)
-    rest = [...to.split(sep).filter((name) => name !== ''), ...rest.slice(1)]
-    path = parse(to).root
+    // Its target read name by name from the folder the link is in, or from the root.
+    const root = parse(link).root
+    if (root !== '') path = root
+    rest = [...stepsOf(link.slice(root.length)), ...rest]
   }
   return undefined
+}
+
+/** The names a path steps through, in order, `..` kept (`.` and empty ones are no step). */
+function stepsOf(path: string): string[] {
+  return path.split(sep === '\\' ? /[\\/]/ : sep).filter((name) => name !== '' && name !== '.')
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { basename, dirname, join, resolve, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path'
 
 /** node:fs itself, not the test file's mock of it (vi.mock does not reach require): links are followed with it. */
 const realFs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs')
@@ -20,22 +20,34 @@ const below = (faults: BarredFaults, path: unknown): boolean =>
 
 /**
  * The path the kernel reaches for `path`, its symbolic links followed as far as they lead (a link
- * to a store below the barred folder is refused as the store's own path is). A link whose target
- * is not there yet is followed too, as the kernel follows it.
+ * to a store below the barred folder is refused as the store's own path is), and a `..` after a
+ * link taken from where the link leads, not from the folder it is in. A link whose target is not
+ * there yet is followed too, as the kernel follows it.
  */
-function followed(path: string, depth = 0): string {
-  const parts = resolve(path).split(sep).filter((p) => p !== '')
+function followed(path: string): string {
+  const steps = (p: string) => p.split(sep).filter((name) => name !== '' && name !== '.')
+  let rest = steps(isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`)
   let at = resolve(sep)
-  for (let i = 0; i < parts.length; i++) {
-    const next = join(at, parts[i]!)
+  for (let links = 0; rest.length > 0; ) {
+    const [name, ...after] = rest as [string, ...string[]]
+    rest = after
+    if (name === '..') {
+      at = dirname(at)
+      continue
+    }
+    const next = join(at, name)
     let link: string | undefined
     try {
       link = realFs.lstatSync(next).isSymbolicLink() ? realFs.readlinkSync(next) : undefined
     } catch {
-      return join(next, ...parts.slice(i + 1))
+      return join(next, ...rest)
     }
-    if (link !== undefined && depth < 40) return followed(join(resolve(at, link), ...parts.slice(i + 1)), depth + 1)
-    at = next
+    if (link === undefined || ++links > 40) {
+      at = next
+      continue
+    }
+    if (isAbsolute(link)) at = resolve(sep)
+    rest = [...steps(link), ...rest]
   }
   return at
 }
