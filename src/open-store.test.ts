@@ -1,4 +1,4 @@
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
@@ -80,6 +80,22 @@ describe('openStores on a store this account may not write', () => {
     await expect(openStores(dir)).rejects.toThrow(
       new StoreOpenError(
         `cannot open the store in ${dir}: this account (${account}) may not write it (EACCES: permission denied, mkdir '${dir}'): ` +
+          `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+      ),
+    )
+  })
+
+  it('gives the chown the folder a symbolic link to the store leads to: `chown -R` changes the link alone', async () => {
+    // `--data ~/db`, a link to /srv/db: `chown -R alice ~/db` gave the link to alice and left every
+    // file of the store as it was (GNU and BSD chown -R do not follow a link they are given).
+    const dir = await tempFolder()
+    const link = join(await tempFolder(), 'db')
+    await symlink(dir, link)
+    refuseOpen(`IO error: ${link}/LOCK: Permission denied`)
+    const account = userInfo().username
+    await expect(openStores(link)).rejects.toThrow(
+      new StoreOpenError(
+        `cannot open the store in ${link}: this account (${account}) may not write it (IO error: ${link}/LOCK: Permission denied): ` +
           `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
       ),
     )

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path'
@@ -420,13 +420,25 @@ function accountSaid(account: string | undefined): string {
 }
 
 /**
+ * The folder `dir` leads to when it is a symbolic link (`--data ~/db`, a link to /srv/db), for a
+ * `chown -R`, which changes a link given to it and not what it leads to; `dir` itself otherwise.
+ */
+function linkedFolder(dir: string): string {
+  try {
+    return lstatSync(dir).isSymbolicLink() ? realpathSync(dir) : dir
+  } catch {
+    return dir
+  }
+}
+
+/**
  * Why the store in `dir` cannot be opened when this account may not write `what` of it (`it`, with
  * LevelDB's words; a file of it, with the code): whose it is, and the chown that gives it to this
  * account (or, with no account to name, what that chown would do).
  */
 function notThisAccounts(dir: string, what: string): string {
   const account = thisAccount()
-  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R ${account} ${dir}`
+  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R ${account} ${linkedFolder(dir)}`
   return `cannot open the store in ${dir}: ${accountSaid(account)} may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: ${give}`
 }
 
