@@ -520,6 +520,20 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
     expect(stderr).toBe('')
   })
+
+  it('writes nothing beside a matcher that is not a string, for which Claude Code skips the file, and names it', async () => {
+    // Written with our hook under `"matcher": ["Bash"]`, it added the three groups and said the one
+    // added "does its work", in a file Claude Code does not load: no hook of it ran.
+    const { file } = await settingsFolder()
+    const before = JSON.stringify({ hooks: { PreToolUse: [{ matcher: ['Bash'], hooks: [{ type: 'command', command: defaultHookCommand(), timeout: 5 }] }] } })
+    await writeFile(file, before)
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: ${file}: "hooks.PreToolUse.0.matcher" is a list, not a string: Claude Code skips a settings file with such a matcher whole ("Files with errors are skipped entirely"), ` +
+        'every hook in it, so hooks written there would never run; make it a string ("Bash", "Edit|Write", "" for every tool) or take it out; nothing written\n',
+    )
+    expect(await readFile(file, 'utf8')).toBe(before)
+  })
 })
 
 describe('install-hooks and the layout of a settings file', () => {

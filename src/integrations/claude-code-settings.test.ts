@@ -344,6 +344,23 @@ describe('mergeHooks', () => {
     expect(() => mergeHooks({ hooks: [] }, COMMAND)).toThrow(/"hooks" is not an object/)
     expect(() => mergeHooks({ hooks: { PreToolUse: {} } }, COMMAND)).toThrow(/"hooks.PreToolUse" is not an array/)
   })
+
+  it('refuses a matcher that is not a string, under any event: Claude Code skips the whole file for it, and hooks added there would never run', () => {
+    // Added beside it, said `added` and, our hook under it, told that "the one in a group that
+    // runs for AskUserQuestion does its work": in a file Claude Code does not load, none does.
+    const hook = { type: 'command', command: 'prettier --check' }
+    for (const [matcher, what] of [[{ tools: ['Write'] }, 'an object'], [['Bash', 'AskUserQuestion'], 'a list'], [null, 'null'], [5, 'a number']] as const) {
+      expect(() => mergeHooks({ hooks: { PostToolUse: [{ matcher: 'Write', hooks: [hook] }, { matcher, hooks: [hook] }] } }, COMMAND)).toThrow(
+        new SettingsShapeError(
+          `"hooks.PostToolUse.1.matcher" is ${what}, not a string: Claude Code skips a settings file with such a matcher whole ("Files with errors are skipped entirely"), every hook in it, so hooks written there would never run; ` +
+            'make it a string ("Bash", "Edit|Write", "" for every tool) or take it out',
+        ),
+      )
+    }
+    expect(() => mergeHooks({ hooks: { Stop: [{ matcher: {}, hooks: [hook] }] } }, COMMAND)).toThrow(/^"hooks\.Stop\.0\.matcher" is an object, not a string/)
+    // None, or a string of any kind, is Claude Code's to read.
+    expect(() => mergeHooks({ hooks: { PreToolUse: [{ hooks: [hook] }, { matcher: '', hooks: [hook] }, { matcher: '(Bash', hooks: [hook] }] } }, COMMAND)).not.toThrow()
+  })
 })
 
 describe('mergeGuard', () => {

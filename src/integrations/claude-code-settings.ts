@@ -197,6 +197,24 @@ function copyWithHooks(current: unknown): { settings: Record<string, unknown>; h
 }
 
 /**
+ * The first matcher group, under any event, whose `matcher` is there but not a string (`null`, a
+ * number, a list, an object): Claude Code's schema takes a string or none, and skips the whole
+ * settings file for one such group (its startup dialog: `hooks.PreToolUse.0.matcher: Expected
+ * string, but received object`; under `-p`, nothing said), the hooks merged beside it included.
+ */
+function matcherNotText(hooks: Record<string, unknown>): { path: string; what: string } | undefined {
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue
+    for (const [i, g] of groups.entries()) {
+      if (!isObject(g) || g.matcher === undefined || typeof g.matcher === 'string') continue
+      const what = g.matcher === null ? 'null' : Array.isArray(g.matcher) ? 'a list' : typeof g.matcher === 'object' ? 'an object' : `a ${typeof g.matcher}`
+      return { path: `hooks.${event}.${i}.matcher`, what }
+    }
+  }
+  return undefined
+}
+
+/**
  * Merges decision-memory's hooks into Claude Code settings without clobbering them: every other
  * key, event and hook is kept; an entry of an earlier install (another path) gets the new command;
  * either, or one already running `command`, gets the fields a new entry has where it lacks them
@@ -205,6 +223,13 @@ function copyWithHooks(current: unknown): { settings: Record<string, unknown>; h
 export function mergeHooks(current: unknown, command: string, budgetOf?: FlagReader): { settings: Record<string, unknown>; changes: SettingsChange[] } {
   const needs = (hook: string) => (budgetOf === undefined ? undefined : hookBudgetOf(hook, budgetOf))
   const { settings, hooks } = copyWithHooks(current)
+  const notText = matcherNotText(hooks)
+  if (notText !== undefined) {
+    throw new SettingsShapeError(
+      `"${notText.path}" is ${notText.what}, not a string: Claude Code skips a settings file with such a matcher whole ("Files with errors are skipped entirely"), every hook in it, so hooks written there would never run; ` +
+        'make it a string ("Bash", "Edit|Write", "" for every tool) or take it out',
+    )
+  }
   const changes: SettingsChange[] = []
   // An entry of an earlier install under any event: an event it lacks gets the flags and variables
   // the user set there (`--user alice`), not the bare command, which would be another user's.
