@@ -521,6 +521,17 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     expect(stderr).toBe('')
   })
 
+  it('says of one under a regex JavaScript cannot read that it runs for no tool, not that it starts node at their calls', async () => {
+    // `(Bash` matches no tool (matcherCovers): it was said to start node at each call of the tools it names.
+    const { file } = await settingsFolder()
+    await writeFile(file, JSON.stringify({ hooks: { PostToolUse: [{ matcher: '(Bash', hooks: [{ type: 'command', command: defaultHookCommand(), timeout: 5 }] }] } }))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: warning: the PostToolUse hook in ${file} under "matcher": "(Bash" never runs for a question (AskUserQuestion), ` +
+        'nor for any tool, a regex JavaScript cannot read matching none; remove it: the one in a group that runs for AskUserQuestion does its work\n',
+    )
+  })
+
   it('writes nothing beside a matcher that is not a string, for which Claude Code skips the file, and names it', async () => {
     // Written with our hook under `"matcher": ["Bash"]`, it added the three groups and said the one
     // added "does its work", in a file Claude Code does not load: no hook of it ran.

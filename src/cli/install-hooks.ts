@@ -248,10 +248,12 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
  * it, which they can only do once told it is there; the one added beside it does the work.
  */
 function warnOfStrayHooks(settings: Record<string, unknown>, file: string): void {
-  for (const { event, matcher } of strayHooks(settings)) {
+  for (const { event, matcher, noTool } of strayHooks(settings)) {
     process.stderr.write(
       `decision-memory install-hooks: warning: the ${event} hook in ${file} under "matcher": ${matcher} never runs for a question (AskUserQuestion), ` +
-        `only for the tools that matcher names, starting node at each of their calls for nothing; remove it: the one in a group that runs for AskUserQuestion does its work\n`,
+        // A regex JavaScript cannot read matches no tool: it starts nothing, but does nothing either.
+        (noTool ? 'nor for any tool, a regex JavaScript cannot read matching none' : 'only for the tools that matcher names, starting node at each of their calls for nothing') +
+        '; remove it: the one in a group that runs for AskUserQuestion does its work\n',
     )
   }
 }

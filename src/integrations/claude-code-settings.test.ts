@@ -298,8 +298,8 @@ describe('mergeHooks', () => {
     // Our command under Bash and under a list naming no AskUserQuestion; not the guard, another
     // hook, one under a regex that runs for questions, nor a SessionStart under another source.
     expect(strayHooks(settings)).toEqual([
-      { event: 'PreToolUse', matcher: '"Bash"' },
-      { event: 'PostToolUse', matcher: '"Ask|mcp__my-server__ask"' },
+      { event: 'PreToolUse', matcher: '"Bash"', noTool: false },
+      { event: 'PostToolUse', matcher: '"Ask|mcp__my-server__ask"', noTool: false },
     ])
     expect(strayHooks(mergeHooks({}, COMMAND).settings)).toEqual([])
   })

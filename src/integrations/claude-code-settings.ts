@@ -312,15 +312,26 @@ export function shortTimeouts(
  * node, for nothing, at every call of the tools it names. Only said, with the group's matcher as
  * JSON (`"Bash"`).
  */
-export function strayHooks(settings: Record<string, unknown>): Array<{ event: string; matcher: string }> {
+export function strayHooks(settings: Record<string, unknown>): Array<{ event: string; matcher: string; noTool: boolean }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   return DECISION_MEMORY_HOOKS.filter(({ matcher }) => matcher !== undefined).flatMap(({ event, runsFor }) =>
     (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
       if (!isObject(g) || !Array.isArray(g.hooks) || matcherCovers(g.matcher, runsFor)) return []
       const ours = g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
-      return ours ? [{ event, matcher: JSON.stringify(g.matcher) }] : []
+      return ours ? [{ event, matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher) }] : []
     }),
   )
+}
+
+/** A matcher read as a regex that JavaScript cannot read (`(Bash`), which matches no tool (matcherCovers). */
+function matchesNoTool(matcher: unknown): boolean {
+  if (typeof matcher !== 'string' || matcher === '' || matcher === '*' || /^[\w\s,|-]+$/.test(matcher)) return false
+  try {
+    new RegExp(matcher)
+    return false
+  } catch {
+    return true
+  }
 }
 
 /** Kept for the guard's start (node, its one module) on top of its waits: a fraction of a second. */
