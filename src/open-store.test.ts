@@ -101,6 +101,16 @@ describe('openStores on a store this account may not write', () => {
     )
   })
 
+  it('quotes a folder the chown names as a shell must be given it, so that the command runs as printed', async () => {
+    // `--data "/srv/my store"`: `chown -R alice /srv/my store` would chown /srv/my and a "store" of the current folder.
+    const dir = join(await tempFolder(), "my store's db")
+    await mkdir(dir)
+    refuseOpen(`IO error: ${dir}/LOCK: Permission denied`)
+    const account = userInfo().username
+    const quoted = `'${dir.replace("'", "'\\''")}'`
+    await expect(openStores(dir)).rejects.toThrow(`must be given to this one: chown -R ${account} ${quoted}`)
+  })
+
   it('says another IO error as LevelDB does, with no advice to chown', async () => {
     const dir = await tempFolder()
     refuseOpen(`IO error: ${dir}/000005.log: No space left on device`)

@@ -3,6 +3,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path'
 import { Level } from 'level'
+import { shellWord } from './cli/bin-path'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
 import type { DecisionStore } from './decisions/store'
 import { createLevelStore, type TierPolicy } from './memory/level-store'
@@ -438,7 +439,7 @@ function linkedFolder(dir: string): string {
  */
 function notThisAccounts(dir: string, what: string): string {
   const account = thisAccount()
-  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R ${account} ${linkedFolder(dir)}`
+  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R ${shellWord(account)} ${shellWord(linkedFolder(dir))}`
   return `cannot open the store in ${dir}: ${accountSaid(account)} may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: ${give}`
 }
 
