@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, openSync, readdirSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
@@ -893,6 +893,18 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
       })
       expect(((await response.json()) as { observations: number }).observations, user).toBe(0)
     }
+    // As stderr and the README say: its "user" set to whose choices these are, its line moved to
+    // the spool, the next call records it for that user.
+    const [capture] = (await readFile(`${spool}.rejected`, 'utf8')).split('\n')
+    await appendFile(spool, JSON.stringify({ ...(JSON.parse(capture as string) as object), user: 'carol' }) + '\n')
+    expect(await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    expect(await spooledLines(spool)).toBe(0)
+    const carol = await fetch(`${service.url}/v1/recommendations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'carol', question: TIER[0], all_options: TIER[1] }),
+    })
+    expect(((await carol.json()) as { observations: number }).observations).toBe(1)
   })
 
   it('spools a capture a URL with a path answers 404, for the service to take once the URL is mended', async () => {

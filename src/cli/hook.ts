@@ -329,7 +329,7 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
   if (known === undefined || valid(known) === undefined) {
     await appendToRejected(file, event)
     process.stderr.write(
-      `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user ${JSON.stringify(user)} it would be recorded as that user's; kept in ${rejectedFile(file)} for a person to read; mend the flags to record the next ones\n`,
+      `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user ${JSON.stringify(user)} it would be recorded as that user's; kept in ${rejectedFile(file)}: to record it, set its "user" to whose choices these are and move its line to ${file}; mend the flags to record the next ones\n`,
     )
     return
   }
