@@ -1208,6 +1208,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
   it('says a capture kept nowhere (a spool set to a folder or a device) is lost when a signal ends the hook while sending it', async () => {
     // A spool that is a folder holds nothing beside it (holdWhileDelivering): Claude Code's SIGTERM
     // while the capture was being sent, no drain under way, ended the hook without a word.
+    // The signal comes once the service holds the whole request: "not sent" was untrue there.
     let reached = () => {}
     const answer: RequestListener = (request) => {
       request.resume()
@@ -1232,7 +1233,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
           expect(stderr, `${signal} ${spool}`).toBe(
             `decision-memory hook: ended by ${signal} while sending this event` +
               (signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms)` : '') +
-              `: this event, not sent, is not kept, as ${why}\n`,
+              `: this event, unanswered, is recorded only if the service took it before the signal, and is not kept, as ${why}\n`,
           )
         }
         expect(await readdir(dir)).toEqual([])

@@ -454,7 +454,9 @@ interface SignalSaid {
  * A capture kept nowhere while it is sent (a spool set to a folder or a device, or one nothing can
  * be written beside: holdWhileDelivering): a signal then (Claude Code's SIGTERM to a hook past its
  * entry's `timeout`, a Ctrl-C) ended the hook without a word, the capture lost. Said on stderr,
- * with why it is not kept, and the signal then ends the hook as it would have.
+ * with why it is not kept, and the signal then ends the hook as it would have. Not said unsent: the
+ * service may hold the whole request already (a slow service, the commonest reason for the signal),
+ * and record it.
  */
 function lossSaidOnSignal(file: string, budget: number): SignalSaid {
   const ended = (signal: NodeJS.Signals) => {
@@ -467,7 +469,7 @@ function lossSaidOnSignal(file: string, budget: number): SignalSaid {
           ? `the spool ${file} is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`
           : `it could not be written beside the spool ${file} before it was sent: give DECISION_MEMORY_SPOOL or --spool a file in a folder this account can write, on a disk with room`
     const how = signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of ${budget} ms)` : ''
-    endWith(signal, `decision-memory hook: ended by ${signal} while sending this event${how}: this event, not sent, is not kept, as ${why}\n`)
+    endWith(signal, `decision-memory hook: ended by ${signal} while sending this event${how}: this event, unanswered, is recorded only if the service took it before the signal, and is not kept, as ${why}\n`)
   }
   const pause = () => {
     process.off('SIGTERM', ended)
