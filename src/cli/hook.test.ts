@@ -479,6 +479,17 @@ describe('decision-memory hook flags', () => {
       }
       const spooled = (await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')
       expect(spooled.map((line) => (JSON.parse(line) as { user: string }).user)).toEqual(['alice', 'alice', 'default', 'default'])
+      // Its .rejected file unwritable (here a folder of that name; a full disk, another account's):
+      // said lost, and why it was not spooled instead, not in the error's own words alone.
+      const blocked = join(dir, 'blocked.ndjson')
+      await mkdir(`${blocked}.rejected`)
+      const lost = await runCli(['hook', '--usr', 'alice', '--spool', blocked], { input, env })
+      expect(lost.code).toBe(0)
+      expect(lost.stderr.split('\n').slice(1).join('\n')).toBe(
+        `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user "default" it would be recorded as that user's, ` +
+          `nor kept: cannot write ${blocked}.rejected (EISDIR); make it a file this account can write, on a disk with room\n`,
+      )
+      expect(existsSync(blocked)).toBe(false)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

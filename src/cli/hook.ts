@@ -327,9 +327,19 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
   // the flags were mended, another's choices, for good. Set aside for a person to read instead,
   // as a capture refused for good is, never delivered.
   if (known === undefined || valid(known) === undefined) {
-    await appendToRejected(file, event)
+    const notSpooled = `the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user ${JSON.stringify(user)} it would be recorded as that user's`
+    // Not written there (a full disk, a folder of that name, one this account may not write): the
+    // error's own words ("EISDIR: illegal operation on a directory, open '…'") said neither that
+    // the capture was lost nor why it was not spooled instead.
+    try {
+      await appendToRejected(file, event)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (typeof code !== 'string') throw error
+      throw new Error(`${notSpooled}, nor kept: cannot write ${rejectedFile(file)} (${code}); make it a file this account can write, on a disk with room`)
+    }
     process.stderr.write(
-      `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user ${JSON.stringify(user)} it would be recorded as that user's; kept in ${rejectedFile(file)}: to record it, set its "user" to whose choices these are and move its line to ${file}; mend the flags to record the next ones\n`,
+      `decision-memory hook: ${notSpooled}; kept in ${rejectedFile(file)}: to record it, set its "user" to whose choices these are and move its line to ${file}; mend the flags to record the next ones\n`,
     )
     return
   }
