@@ -59,15 +59,36 @@ export function isWithinLabelLength(label: string): boolean {
 /** The label limit in words, for the published schemas, whose `maxLength` is the label as sent. */
 export const LABEL_LENGTH_WORDS = `At most ${LIMITS.labelLength} characters once normalised: a trailing " (Recommended)" and white space are not counted (at most ${LIMITS.labelSentLength} as sent).`
 
-/** What a label over LIMITS.labelLength once normalised is told, in zod's words for a length. */
-export const LABEL_TOO_LONG = `Too big: expected string to have <=${LIMITS.labelLength} characters once normalised (a trailing " (Recommended)" and white space not counted)`
+/** What a label's limit once normalised leaves uncounted, as LABEL_LENGTH_WORDS says it. */
+const NOT_COUNTED = 'a trailing " (Recommended)" and white space not counted'
 
 /**
- * What a label over LIMITS.labelSentLength as sent is told: zod's words alone ("<=1000 characters")
- * read as if 1,000 were the label limit, where the limit a user should know is LIMITS.labelLength
- * once normalised, said as LABEL_TOO_LONG says it.
+ * The `error` of a label over LIMITS.labelLength once normalised, said as atMostSaid says a
+ * length, with what is not counted: `at most 500 characters once normalised (a trailing "
+ * (Recommended)" and white space not counted), not 612`, 612 the label's length once normalised.
+ * Only a label within LIMITS.labelSentLength is normalised to count it (isWithinLabelLength).
  */
-export const LABEL_TOO_LONG_AS_SENT = `Too big: expected string to have <=${LIMITS.labelSentLength} characters as sent (at most ${LIMITS.labelLength} once normalised: a trailing " (Recommended)" and white space not counted)`
+export function labelTooLongSaid(issue: { input?: unknown }): string | undefined {
+  if (typeof issue.input !== 'string') return undefined
+  return `at most ${LIMITS.labelLength} characters once normalised (${NOT_COUNTED}), not ${characters(normalizeLabel(issue.input))}`
+}
+
+/**
+ * The `error` of a label over LIMITS.labelSentLength, saying what the 1,000 count and how many
+ * there were, and the label limit a user should know beside it (1,000 alone reads as if it were
+ * the label limit): `at most 1000 characters once the white space at its ends is taken off, not
+ * 1004 (and at most 500 once normalised: …)`. `ends`: whether the label is counted once the
+ * white space at its ends is taken off (`trimmed`: a label the service trims first, LabelSchema)
+ * or as written, that white space counted (`counted`: a plan's and the hook's option label, kept
+ * as sent). The label over it is not normalised to count it.
+ */
+export function labelOverSentLengthSaid(ends: 'trimmed' | 'counted') {
+  const counted = ends === 'trimmed' ? 'once the white space at its ends is taken off' : 'as sent, the white space at its ends counted'
+  return (issue: { code?: string; input?: unknown }): string | undefined => {
+    if (issue.code !== 'too_big' || typeof issue.input !== 'string') return undefined
+    return `at most ${LIMITS.labelSentLength} characters ${counted}, not ${characters(issue.input)} (and at most ${LIMITS.labelLength} once normalised: ${NOT_COUNTED})`
+  }
+}
 
 /** Text without the white space and invisible marks at its ends, unless nothing else is left. */
 function bare(text: string): string {

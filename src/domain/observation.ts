@@ -1,7 +1,7 @@
 import { z } from './zod'
 import { fieldsOf, InputError, type Issue } from './errors'
 import { characters, LIMITS } from './limits'
-import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT } from './labels'
+import { isWithinLabelLength, LABEL_LENGTH_WORDS, labelOverSentLengthSaid, labelTooLongSaid } from './labels'
 import { bareEnds, bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
 import { countSaid, oneOfSaid, wrongTypeSaid } from './zod-issues'
 
@@ -225,8 +225,8 @@ export const LabelSchema = z
   .trim()
   // Said so: "expected string to have >=1 characters" of '  ', two of them, would mislead.
   .min(1, BLANK)
-  .max(LIMITS.labelSentLength, LABEL_TOO_LONG_AS_SENT)
-  .refine(isWithinLabelLength, LABEL_TOO_LONG)
+  .max(LIMITS.labelSentLength, { error: labelOverSentLengthSaid('trimmed') })
+  .refine(isWithinLabelLength, { error: labelTooLongSaid })
   // minLength is counted before the trim: the pattern says that white space alone is refused.
   .meta({ pattern: NOT_BLANK_PATTERN })
 

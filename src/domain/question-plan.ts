@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
+import { isWithinLabelLength, LABEL_LENGTH_WORDS, labelOverSentLengthSaid, labelTooLongSaid, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TAKES, TimestampSchema, TrimmedIdentifierSchema } from './observation'
@@ -28,9 +28,9 @@ export const AskUserQuestionOptionSchema = z.looseObject(
   {
     label: z
       .string({ error: wrongTypeSaid(TAKES.label) })
-      .max(LIMITS.labelSentLength, LABEL_TOO_LONG_AS_SENT)
+      .max(LIMITS.labelSentLength, { error: labelOverSentLengthSaid('counted') })
       .refine(notBlank, 'must not be blank')
-      .refine(isWithinLabelLength, LABEL_TOO_LONG)
+      .refine(isWithinLabelLength, { error: labelTooLongSaid })
       .meta({ pattern: NOT_BLANK_PATTERN, description: `The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one. ${LABEL_LENGTH_WORDS}` }),
     description: z
       .string({ error: wrongTypeSaid(TAKES.text) })

@@ -65,7 +65,11 @@ describe('a label marked (Recommended) is within the limit when it is once the m
     expect((await observationsOf(store)).find((o) => o.question.startsWith('Which checks'))?.options).toEqual(['Lint, format', 'Unit tests', LONG])
   })
 
-  it('a label over the limit once normalised is still refused, naming it', async () => {
+  // What it takes and how long it was once normalised (501: its mark not counted), as every length
+  // limit is said; zod's words said neither, `Too big: expected string to have <=500 characters`.
+  const OVER_SAID = 'at most 500 characters once normalised (a trailing " (Recommended)" and white space not counted), not 501'
+
+  it('a label over the limit once normalised is still refused, naming it and how long it was', async () => {
     const { call, store } = await createTestApp()
     for (const [path, body, field] of [
       ['/v1/observations', { question: QUESTION, user_choice: 'Short', all_options: ['Short', OVER] }, 'all_options.1'],
@@ -74,43 +78,50 @@ describe('a label marked (Recommended) is within the limit when it is once the m
     ] as const) {
       const res = await call('POST', path, body)
       expect(res.status, path).toBe(400)
-      expect(res.body.error.issues, path).toEqual([{ path: field, message: expect.stringContaining(`<=${LIMITS.labelLength} characters once normalised`) }])
+      expect(res.body.error.issues, path).toEqual([{ path: field, message: OVER_SAID }])
     }
     const post = claudeCodeFixture('post-tool-use-multi')
     for (const where of [post.tool_input, post.tool_response]) where.questions[1].options[2].label = OVER
     const said = (await call('POST', HOOK, post)).body.systemMessage
-    expect(said).toContain(`tool_response.questions.1.options.2.label: Too big: expected string to have <=${LIMITS.labelLength} characters once normalised`)
+    expect(said).toContain(`tool_response.questions.1.options.2.label: ${OVER_SAID})`)
     expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?'])
   })
 })
 
 describe('a label over the limit as sent', () => {
-  // 1,000 is a bound on the text sent, not the label limit: the message says the 500 once normalised too.
-  const SENT = 'x'.repeat(LIMITS.labelSentLength + 1)
-  const SAID = `Too big: expected string to have <=${LIMITS.labelSentLength} characters as sent (at most ${LIMITS.labelLength} once normalised: a trailing " (Recommended)" and white space not counted)`
+  // 1,000 is a bound on the text sent, not the label limit: the message says the 500 once normalised
+  // too. It says what the 1,000 count and how many there were: 1,001 once the white space at its
+  // ends is taken off where a label is trimmed, 1,006 where it is kept as written (a plan's, the
+  // hook's option label). Zod's words said "as sent" of both, and neither length.
+  const SENT = `  ${'x'.repeat(LIMITS.labelSentLength + 1)}   `
+  const AND = '(and at most 500 once normalised: a trailing " (Recommended)" and white space not counted)'
+  const TRIMMED = `at most 1000 characters once the white space at its ends is taken off, not 1001 ${AND}`
+  const AS_WRITTEN = `at most 1000 characters as sent, the white space at its ends counted, not 1006 ${AND}`
 
   it('is refused naming the field, in words that say the limit once normalised, wherever a label is taken', async () => {
     const { call, store } = await createTestApp()
-    for (const [path, body, field] of [
-      ['/v1/observations', { question: QUESTION, user_choice: 'Short', all_options: ['Short', SENT] }, 'all_options.1'],
-      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', SENT] }, 'all_options.1'],
-      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', 'Long'], static_default: SENT }, 'static_default'],
-      ['/v1/plan', { questions: [{ question: QUESTION, header: 'A', multiSelect: false, options: [{ label: 'Short' }, { label: SENT }] }] }, 'questions.0.options.1.label'],
-      ['/v1/decisions/check', { choice: SENT }, 'choice'],
+    for (const [path, body, field, said] of [
+      ['/v1/observations', { question: QUESTION, user_choice: 'Short', all_options: ['Short', SENT] }, 'all_options.1', TRIMMED],
+      ['/v1/observations', { question: QUESTION, user_choice: SENT, all_options: ['Short', 'Long'] }, 'user_choice', TRIMMED],
+      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', SENT] }, 'all_options.1', TRIMMED],
+      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', 'Long'], static_default: SENT }, 'static_default', TRIMMED],
+      ['/v1/plan', { questions: [{ question: QUESTION, header: 'A', multiSelect: false, options: [{ label: 'Short' }, { label: SENT }] }] }, 'questions.0.options.1.label', AS_WRITTEN],
+      ['/v1/decisions/check', { choice: SENT }, 'choice', TRIMMED],
       [
         '/v1/decisions',
         { key: 'L-1', title: 'Decision L-1', decision: 'x', rationale: 'y', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', option: SENT }] },
         'constraints.0.option',
+        TRIMMED,
       ],
     ] as const) {
       const res = await call('POST', path, body)
       expect(res.status, path).toBe(400)
-      expect(res.body.error.issues, path).toEqual([{ path: field, message: SAID }])
+      expect(res.body.error.issues, path).toEqual([{ path: field, message: said }])
     }
     const post = claudeCodeFixture('post-tool-use-multi')
     for (const where of [post.tool_input, post.tool_response]) where.questions[1].options[2].label = SENT
     const said = (await call('POST', HOOK, post)).body.systemMessage
-    expect(said).toContain(`tool_response.questions.1.options.2.label: ${SAID}`)
+    expect(said).toContain(`tool_response.questions.1.options.2.label: ${AS_WRITTEN})`)
     expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?'])
   })
 })

@@ -488,7 +488,7 @@ describe('createMcpServer: a label over the limit as sent', () => {
     const over = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, all_options: ['a', 'x'.repeat(1001)] } })
     expect(over.isError).toBe(true)
     expect(JSON.stringify(over.content)).toContain(
-      'all_options.1: Too big: expected string to have <=1000 characters as sent (at most 500 once normalised: a trailing \\" (Recommended)\\" and white space not counted)',
+      'all_options.1: at most 1000 characters once the white space at its ends is taken off, not 1001 (and at most 500 once normalised: a trailing \\" (Recommended)\\" and white space not counted)',
     )
     await client.close()
   })
