@@ -1671,6 +1671,16 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     }
   })
 
+  it('says an http(s) URL over 2,048 characters is too long, not that it is no http(s) URL', async () => {
+    const { call } = await createTestApp()
+    const pre = claudeCodeFixture('pre-tool-use')
+    const url = `http://127.0.0.1:7421/${'a'.repeat(2027)}`
+    const { status, body } = await call('POST', `${HOOK}?service_url=${encodeURIComponent(url)}`, pre)
+    expect(status).toBe(400)
+    expect(body.error.issues).toEqual([{ path: 'service_url', message: 'at most 2048 characters, not 2049' }])
+    expect((await call('POST', `${HOOK}?service_url=${encodeURIComponent(url.slice(0, -1))}`, pre)).status).toBe(200)
+  })
+
   it('the OpenAPI document says where Claude Code shows an ask\'s reason, as its hooks reference and 2.1.332 have it', async () => {
     const { app } = await createTestApp()
     const doc = (await (await app.request('/openapi.json')).json()) as any

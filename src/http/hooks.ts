@@ -33,7 +33,9 @@ const HookQuery = z.object({
   // Only http and https: a `file:` or `urn:` URL is a URL, but no address of the service. The
   // document says so by a pattern (zod's `protocol` is not in the JSON Schema it makes, which then
   // said `format: uri` alone, and a client validating by it sent what was refused "Invalid URL").
-  service_url: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).max(2048).optional().openapi({
+  // Its length said as every limit is (boundSaid): zod gives these words, typed for the URL's own
+  // issues, to its max too, and said an http URL over 2,048 characters was none.
+  service_url: z.url({ protocol: /^https?$/, error: (issue) => (issue.code === 'invalid_format' || issue.code === 'invalid_type' ? 'an http:// or https:// URL' : undefined) }).max(2048).optional().openapi({
     param: { name: 'service_url', in: 'query' },
     pattern: '^[ \\t\\n\\r]*[Hh][Tt][Tt][Pp][Ss]?:',
     description:
