@@ -66,7 +66,7 @@ describe('hookBody: what the hook sends for a PostToolUse over the body limit', 
     expect(answered.status).toBe(200)
     expect(answered.body.systemMessage).toBe(
       "decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: " +
-        `"${METHOD}" (tool_response.answers.${METHOD}: at most 1000 characters once the white space at its ends is taken off, not 156399 (and at most 500 once normalised: a trailing " (Recommended)" and white space not counted))`,
+        `"${METHOD}" (tool_response.answers.${METHOD}: at most 1000 characters once the white space at its ends is taken off, not 156399 (and at most 500 once normalised: a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one))`,
     )
     const stored = []
     for await (const o of store.observationsOf('default')) stored.push(o)

@@ -59,13 +59,16 @@ export function isWithinLabelLength(label: string): boolean {
 /** The label limit in words, for the published schemas, whose `maxLength` is the label as sent. */
 export const LABEL_LENGTH_WORDS = `At most ${LIMITS.labelLength} characters once normalised: a trailing " (Recommended)" and white space are not counted (at most ${LIMITS.labelSentLength} as sent).`
 
-/** What a label's limit once normalised leaves uncounted, as LABEL_LENGTH_WORDS says it. */
-const NOT_COUNTED = 'a trailing " (Recommended)" and white space not counted'
+/**
+ * What a label's limit once normalised leaves uncounted. White space inside is counted, a run of it
+ * as one (normalizeLabel): "white space not counted" said 511 of a label of 510 other characters.
+ */
+const NOT_COUNTED = 'a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one'
 
 /**
  * The `error` of a label over LIMITS.labelLength once normalised, said as atMostSaid says a
  * length, with what is not counted: `at most 500 characters once normalised (a trailing "
- * (Recommended)" and white space not counted), not 612`, 612 the label's length once normalised.
+ * (Recommended)" and the white space at its ends not counted, …), not 612`, 612 the label's length once normalised.
  * Only a label within LIMITS.labelSentLength is normalised to count it (isWithinLabelLength).
  */
 export function labelTooLongSaid(issue: { input?: unknown }): string | undefined {

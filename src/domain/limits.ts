@@ -1,7 +1,7 @@
 /** Input limits, documented in README.md; anything over them is refused with a 4xx. */
 export const LIMITS = {
   bodyBytes: 256 * 1024,
-  /** A label's characters once normalised (R-CAP-3): its ` (Recommended)` and white space not counted. */
+  /** A label's characters once normalised (R-CAP-3): its ` (Recommended)` and the white space at its ends not counted, a run inside counted as one. */
   labelLength: 500,
   /**
    * A label's characters as sent, its marks and white space included: room for the marks over

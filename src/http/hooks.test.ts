@@ -605,7 +605,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const CHECKS = 'Which checks should run before the PR?'
     const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
       ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
-      ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_response.questions.1.options.2.label: at most 500 characters once normalised (a trailing " (Recommended)" and white space not counted), not 501'],
+      ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_response.questions.1.options.2.label: at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501'],
       ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_response.questions.1.options: at most 4 options, not 5)'],
       ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_response.questions.1.options.2.label: must not be blank'],
     ]
@@ -660,7 +660,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const single = await call('POST', HOOK, answered('toolu_long_1', { [METHOD]: OVER }))
     expect(single.status).toBe(200)
     expect(single.body.systemMessage).toContain(
-      `"${METHOD}" (tool_response.answers.${METHOD}: at most 500 characters once normalised (a trailing " (Recommended)" and white space not counted), not 501)`,
+      `"${METHOD}" (tool_response.answers.${METHOD}: at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501)`,
     )
     const multi = await call('POST', HOOK, answered('toolu_long_2', { [CHECKS]: `Unit tests, ${AS_SENT}` }))
     expect(multi.body.systemMessage).toContain(`"${CHECKS}" (tool_response.answers.${CHECKS}: at most 1000 characters once the white space at its ends is taken off, not 1001 (and`)
@@ -727,7 +727,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
       expect(status).toBe(400)
       return body.error
     }
-    const tooLong = 'at most 1000 characters once the white space at its ends is taken off, not 1200 (and at most 500 once normalised: a trailing " (Recommended)" and white space not counted)'
+    const tooLong = 'at most 1000 characters once the white space at its ends is taken off, not 1200 (and at most 500 once normalised: a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one)'
     const long = await refusal({ [METHOD]: OVER, [CHECKS]: 'Unit tests' }, (questions) => void (questions[1]!.options[2]!.label = 'Unit tests (Recommended)'))
     expect(long.code).toBe('duplicate_option')
     expect(long.message).toBe(
@@ -1697,7 +1697,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const checks = () => ({ question: CHECKS, header: 'Checks', options: [{ label: 'Lint' }, { label: 'Unit tests' }, { label: 'E2E' }], multiSelect: true })
     const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
       ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_input.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
-      ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_input.questions.1.options.2.label: at most 500 characters once normalised (a trailing " (Recommended)" and white space not counted), not 501'],
+      ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_input.questions.1.options.2.label: at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501'],
       ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_input.questions.1.options: at most 4 options, not 5)'],
       ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_input.questions.1.options.2.label: must not be blank'],
       ['a description over the limit', (o) => void (o[2] = { label: 'E2E', description: 'd'.repeat(LIMITS.descriptionLength + 1) }), 'tool_input.questions.1.options.2.description: at most 2000 characters, not 2001)'],

@@ -67,7 +67,7 @@ describe('a label marked (Recommended) is within the limit when it is once the m
 
   // What it takes and how long it was once normalised (501: its mark not counted), as every length
   // limit is said; zod's words said neither, `Too big: expected string to have <=500 characters`.
-  const OVER_SAID = 'at most 500 characters once normalised (a trailing " (Recommended)" and white space not counted), not 501'
+  const OVER_SAID = 'at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501'
 
   it('a label over the limit once normalised is still refused, naming it and how long it was', async () => {
     const { call, store } = await createTestApp()
@@ -86,6 +86,16 @@ describe('a label marked (Recommended) is within the limit when it is once the m
     expect(said).toContain(`tool_response.questions.1.options.2.label: ${OVER_SAID})`)
     expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?'])
   })
+
+  it('says the white space inside a label is counted, a run of it as one, as the length it gives counts it', async () => {
+    // 490 + 6 spaces + 20 is 511 once normalised, its run of spaces one: "white space not counted"
+    // said 511 of a label of 510 characters that are not white space.
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/recommendations', { question: QUESTION, all_options: ['Short', `${'x'.repeat(490)}      ${'y'.repeat(20)}`] })
+    expect(res.body.error.issues).toEqual([
+      { path: 'all_options.1', message: 'at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 511' },
+    ])
+  })
 })
 
 describe('a label over the limit as sent', () => {
@@ -94,7 +104,7 @@ describe('a label over the limit as sent', () => {
   // ends is taken off where a label is trimmed, 1,006 where it is kept as written (a plan's, the
   // hook's option label). Zod's words said "as sent" of both, and neither length.
   const SENT = `  ${'x'.repeat(LIMITS.labelSentLength + 1)}   `
-  const AND = '(and at most 500 once normalised: a trailing " (Recommended)" and white space not counted)'
+  const AND = '(and at most 500 once normalised: a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one)'
   const TRIMMED = `at most 1000 characters once the white space at its ends is taken off, not 1001 ${AND}`
   const AS_WRITTEN = `at most 1000 characters as sent, the white space at its ends counted, not 1006 ${AND}`
 

@@ -300,7 +300,7 @@ describe('an array of labels naming several texts', () => {
     expect(over.body.error).toMatchObject({
       code: 'invalid_request',
       message: 'invalid request: user_choice',
-      issues: [{ path: 'user_choice', message: 'its texts naming no option are stored as one, joined with ", ": at most 500 characters once normalised (a trailing " (Recommended)" and white space not counted), not 501' }],
+      issues: [{ path: 'user_choice', message: 'its texts naming no option are stored as one, joined with ", ": at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501' }],
     })
     const within = await call('POST', '/v1/observations', { ...question, user_choice: ['Unit tests', 'a'.repeat(300), 'b'.repeat(198)], decision_id: 'within' })
     expect(within.status).toBe(201)

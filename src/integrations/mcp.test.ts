@@ -488,7 +488,7 @@ describe('createMcpServer: a label over the limit as sent', () => {
     const over = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, all_options: ['a', 'x'.repeat(1001)] } })
     expect(over.isError).toBe(true)
     expect(JSON.stringify(over.content)).toContain(
-      'all_options.1: at most 1000 characters once the white space at its ends is taken off, not 1001 (and at most 500 once normalised: a trailing \\" (Recommended)\\" and white space not counted)',
+      'all_options.1: at most 1000 characters once the white space at its ends is taken off, not 1001 (and at most 500 once normalised: a trailing \\" (Recommended)\\" and the white space at its ends not counted, a run of white space inside counted as one)',
     )
     await client.close()
   })
