@@ -760,4 +760,31 @@ describe('README\'s policy table gives each number\'s range as the loader holds 
       for (const refused of [belowLow, aboveHigh]) expect(() => parsePolicy(withValue(refused), 'p.json'), `${field} ${refused}`).toThrow(`${field}`)
     }
   })
+
+  // The rows with a lower bound alone: [field, the words of its row, the lowest value taken beside
+  // the default policy's other fields, the value just below it, whether a fraction is refused].
+  const FLOORS: Array<[string, string, number, number, boolean]> = [
+    ['thresholds.min_observations', 'a whole number, at least 1', 1, 0, true],
+    ['thresholds.sufficient_observations', 'a whole number, at least N', 5, 4, true],
+    ['recall.ttl_days', 'above 0, at most 36500', 0.01, 0, false],
+    ['scan.cadence_hours', 'above 0, at most 876000 hours', 0.01, 0, false],
+    ['core.max_entries', 'a whole number, at least 1', 1, 0, true],
+    ['expertise.beginner_below', '`beginner_below` at least 1', 1, 0, true],
+    ['expertise.expert_above', '`expert_above` at least `beginner_below`', 10, 9, true],
+  ]
+
+  it('states the floor of each number that has one alone, and whether it is whole, as the loader holds it', async () => {
+    const table = (await readFile(README, 'utf8')).split('\n').filter((line) => line.startsWith('| `'))
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    for (const [field, words, low, belowLow, whole] of FLOORS) {
+      const [group, name] = field.split('.') as [string, string]
+      const row = table.find((line) => line.startsWith(`| \`${field}\``) || (line.startsWith(`| \`${group}.`) && line.split('|')[1]?.includes(name)))
+      expect([field, row?.includes(words)]).toEqual([field, true])
+      if (whole) expect([field, row?.includes('whole number')]).toEqual([field, true])
+      const withValue = (value: number) => JSON.stringify({ ...raw, [group]: { ...raw[group], [name]: value } })
+      expect(() => parsePolicy(withValue(low), 'p.json'), `${field} ${low}`).not.toThrow()
+      expect(() => parsePolicy(withValue(belowLow), 'p.json'), `${field} ${belowLow}`).toThrow(field)
+      if (whole) expect(() => parsePolicy(withValue(low + 0.5), 'p.json'), `${field} ${low + 0.5}`).toThrow(field)
+    }
+  })
 })
