@@ -532,6 +532,41 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     )
   })
 
+  it('says a guard in a group that runs for no shell command, which --guard adds a group beside, for the user to remove', async () => {
+    // Under `"matcher": "AskUserQuestion"` the guard checks no command: the Bash|PowerShell group
+    // was added beside it without a word of it.
+    const { file } = await settingsFolder()
+    const guard = defaultHookCommand().replace(/ hook$/, ' guard')
+    await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: guard, timeout: 5 }] }] } }))
+    const warning = `decision-memory install-hooks: warning: the guard in ${file} under "matcher": "AskUserQuestion" never runs for a shell command (Bash, PowerShell), only for the tools that matcher names, starting node at each of their calls for nothing; `
+    // Without --guard, nothing runs for the shell tools: it says how to get one that does.
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe(`${warning}remove it, and run install-hooks --guard, which adds one in a group that runs for Bash and PowerShell\n`)
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    const written = JSON.parse(await readFile(file, 'utf8'))
+    expect(written.hooks.PreToolUse.map((g: { matcher: string }) => g.matcher)).toEqual(['AskUserQuestion', 'AskUserQuestion', 'Bash|PowerShell'])
+    expect(stderr).toBe(`${warning}remove it: the one in a group that runs for Bash and PowerShell does its work\n`)
+    // Not once it is gone; nor of a guard under `*` or `Bash`.
+    written.hooks.PreToolUse.shift()
+    written.hooks.PreToolUse.push({ matcher: '*', hooks: [{ type: 'command', command: guard, timeout: 5 }] })
+    await writeFile(file, JSON.stringify(written))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).toBe('')
+  })
+
+  it('says of a guard under a regex JavaScript cannot read that it runs for no tool', async () => {
+    const { file } = await settingsFolder()
+    const guard = defaultHookCommand().replace(/ hook$/, ' guard')
+    await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: '(Bash', hooks: [{ type: 'command', command: guard, timeout: 5 }] }] } }))
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: warning: the guard in ${file} under "matcher": "(Bash" never runs for a shell command (Bash, PowerShell), ` +
+        'nor for any tool, a regex JavaScript cannot read matching none; remove it: the one in a group that runs for Bash and PowerShell does its work\n',
+    )
+  })
+
   it('writes nothing beside a matcher that is not a string, for which Claude Code skips the file, and names it', async () => {
     // Written with our hook under `"matcher": ["Bash"]`, it added the three groups and said the one
     // added "does its work", in a file Claude Code does not load: no hook of it ran.

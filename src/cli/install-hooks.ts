@@ -5,9 +5,10 @@ import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
-import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
+import { GUARDED_TOOLS } from '../integrations/shell-tools'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
@@ -259,6 +260,23 @@ function warnOfStrayHooks(settings: Record<string, unknown>, file: string): void
 }
 
 /**
+ * A guard entry in a group that runs for no shell command (strayGuards), said as a hook entry in
+ * a group that runs for no question is (warnOfStrayHooks): the guard checks nothing there.
+ */
+function warnOfStrayGuards(settings: Record<string, unknown>, file: string): void {
+  const shell = GUARDED_TOOLS.join(', ')
+  const both = GUARDED_TOOLS.join(' and ')
+  for (const { matcher, noTool, guarded } of strayGuards(settings)) {
+    process.stderr.write(
+      `decision-memory install-hooks: warning: the guard in ${file} under "matcher": ${matcher} never runs for a shell command (${shell}), ` +
+        (noTool ? 'nor for any tool, a regex JavaScript cannot read matching none' : 'only for the tools that matcher names, starting node at each of their calls for nothing') +
+        // Without --guard, no group that runs for the shell tools may be there to do its work.
+        (guarded ? `; remove it: the one in a group that runs for ${both} does its work\n` : `; remove it, and run install-hooks --guard, which adds one in a group that runs for ${both}\n`),
+    )
+  }
+}
+
+/**
  * Guard entries whose timeout Claude Code would end them by before their wait for the service
  * (shortGuardTimeouts): a slow service then lets the command run, --fail-closed or not.
  */
@@ -438,6 +456,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfShortTimeouts(merged.settings, file)
     warnOfShortGuardTimeouts(merged.settings, file)
     warnOfStrayHooks(merged.settings, file)
+    warnOfStrayGuards(merged.settings, file)
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +

@@ -323,6 +323,26 @@ export function strayHooks(settings: Record<string, unknown>): Array<{ event: st
   )
 }
 
+/**
+ * The guard entries under PreToolUse in a group whose matcher runs for no shell tool (GUARDED_TOOLS:
+ * `"matcher": "AskUserQuestion"`, pasted or moved there by hand): it checks no command there, and
+ * starts node, for nothing, at every call of the tools it names; mergeGuard adds a group that runs
+ * for the shell tools beside it (with --guard) and leaves it as it is. Only said, with the group's
+ * matcher as JSON, and whether a guard in a group that runs for a shell tool is there (`guarded`).
+ */
+export function strayGuards(settings: Record<string, unknown>): Array<{ matcher: string; noTool: boolean; guarded: boolean }> {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  const groups = (Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : []).filter(
+    (g): g is MatcherGroup & { hooks: unknown[] } => isObject(g) && Array.isArray(g.hooks),
+  )
+  const holdsGuard = (g: { hooks: unknown[] }) => g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS_GUARD.test(e.command))
+  const forShell = (g: MatcherGroup) => GUARDED_TOOLS.some((tool) => matcherCovers(g.matcher, tool))
+  const guarded = groups.some((g) => forShell(g) && holdsGuard(g))
+  return groups
+    .filter((g) => !forShell(g) && holdsGuard(g))
+    .map((g) => ({ matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher), guarded }))
+}
+
 /** A matcher read as a regex that JavaScript cannot read (`(Bash`), which matches no tool (matcherCovers). */
 function matchesNoTool(matcher: unknown): boolean {
   if (typeof matcher !== 'string' || matcher === '' || matcher === '*' || /^[\w\s,|-]+$/.test(matcher)) return false
