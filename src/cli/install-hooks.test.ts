@@ -582,6 +582,20 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
   })
 })
 
+describe('install-hooks and "hooks": null', () => {
+  it('writes nothing, and says Claude Code skips such a file rather than reading it as no hooks', async () => {
+    const { file } = await settingsFolder()
+    const before = JSON.stringify({ model: 'opus', hooks: null })
+    await writeFile(file, before)
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: ${file}: "hooks" is null, not an object: Claude Code skips a settings file with such a field whole ("Files with errors are skipped entirely"), ` +
+        'every setting in it, so hooks written there would never run; make it {} (no hooks) or take it out; nothing written\n',
+    )
+    expect(await readFile(file, 'utf8')).toBe(before)
+  })
+})
+
 describe('install-hooks and the layout of a settings file', () => {
   it('writes a file indented with tabs or four spaces, or with CRLF line ends, back in its layout, so that its lines not changed stay as they were', async () => {
     const { file } = await settingsFolder()

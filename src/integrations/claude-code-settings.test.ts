@@ -3,6 +3,7 @@ import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, Sett
 import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
+const GUARD_COMMAND = COMMAND.replace(/ hook$/, ' guard')
 
 describe('mergeHooks', () => {
   it('adds the three hooks to empty settings', () => {
@@ -341,8 +342,22 @@ describe('mergeHooks', () => {
 
   it('refuses settings it cannot merge into without destroying something', () => {
     expect(() => mergeHooks([], COMMAND)).toThrow(SettingsShapeError)
-    expect(() => mergeHooks({ hooks: [] }, COMMAND)).toThrow(/"hooks" is not an object/)
-    expect(() => mergeHooks({ hooks: { PreToolUse: {} } }, COMMAND)).toThrow(/"hooks.PreToolUse" is not an array/)
+    expect(() => mergeHooks({ hooks: [] }, COMMAND)).toThrow(/^"hooks" is a list, not an object: /)
+    expect(() => mergeHooks({ hooks: { PreToolUse: {} } }, COMMAND)).toThrow(/^"hooks.PreToolUse" is an object, not a list: /)
+    expect(() => mergeGuard({ hooks: { PreToolUse: 'Bash' } }, GUARD_COMMAND)).toThrow(/^"hooks.PreToolUse" is a string, not a list: /)
+  })
+
+  it('refuses "hooks": null, which Claude Code does not read as no hooks but skips the file for, saying so', () => {
+    // Said `"hooks" is not an object`, which left the user to guess whether null was meant as none.
+    for (const merge of [() => mergeHooks({ hooks: null, model: 'opus' }, COMMAND), () => mergeGuard({ hooks: null }, GUARD_COMMAND)]) {
+      expect(merge).toThrow(
+        new SettingsShapeError(
+          '"hooks" is null, not an object: Claude Code skips a settings file with such a field whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; ' +
+            'make it {} (no hooks) or take it out',
+        ),
+      )
+    }
+    expect(() => mergeHooks({ hooks: { SessionStart: null } }, COMMAND)).toThrow(/^"hooks.SessionStart" is null, not a list: .*; make it \[\] \(no hooks\) or take it out$/)
   })
 
   it('refuses a matcher that is not a string, under any event: Claude Code skips the whole file for it, and hooks added there would never run', () => {

@@ -192,8 +192,28 @@ function copyWithHooks(current: unknown): { settings: Record<string, unknown>; h
   if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
   const settings: Record<string, unknown> = structuredClone(current)
   if (settings.hooks === undefined) settings.hooks = {}
-  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
+  // `null` is no "no hooks" to Claude Code: its schema takes an object or none, as for a matcher.
+  if (!isObject(settings.hooks)) throw notShaped('hooks', settings.hooks, 'an object', '{} (no hooks)')
   return { settings, hooks: settings.hooks as Record<string, unknown> }
+}
+
+/** What a JSON value is, said in a message: `null`, `a list`, `an object`, `a string`. */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
+/**
+ * A settings field that is not the shape Claude Code's schema takes (`"hooks": null`, `"hooks":
+ * {"PreToolUse": null}`): Claude Code does not read it as none, but skips the whole file ("Files
+ * with errors are skipped entirely"), every setting in it, so hooks merged there would never run.
+ * Refused, nothing written: written over, the rest of a file Claude Code has been skipping would
+ * start to apply unseen.
+ */
+function notShaped(path: string, value: unknown, shape: string, fix: string): SettingsShapeError {
+  return new SettingsShapeError(
+    `"${path}" is ${kindOf(value)}, not ${shape}: Claude Code skips a settings file with such a field whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; ` +
+      `make it ${fix} or take it out`,
+  )
 }
 
 /**
@@ -207,8 +227,7 @@ function matcherNotText(hooks: Record<string, unknown>): { path: string; what: s
     if (!Array.isArray(groups)) continue
     for (const [i, g] of groups.entries()) {
       if (!isObject(g) || g.matcher === undefined || typeof g.matcher === 'string') continue
-      const what = g.matcher === null ? 'null' : Array.isArray(g.matcher) ? 'a list' : typeof g.matcher === 'object' ? 'an object' : `a ${typeof g.matcher}`
-      return { path: `hooks.${event}.${i}.matcher`, what }
+      return { path: `hooks.${event}.${i}.matcher`, what: kindOf(g.matcher) }
     }
   }
   return undefined
@@ -239,7 +258,7 @@ export function mergeHooks(current: unknown, command: string, budgetOf?: FlagRea
   for (const { event, matcher, runsFor } of DECISION_MEMORY_HOOKS) {
     if (hooks[event] === undefined) hooks[event] = []
     const groups = hooks[event]
-    if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`)
+    if (!Array.isArray(groups)) throw notShaped(`hooks.${event}`, groups, 'a list', '[] (no hooks)')
     // Only an entry in a group that runs for the tool is one: our command under `"matcher": "Bash"`
     // never sees a question, and updating it there would report a hook that does not run; nor
     // does a SessionStart under `"matcher": "compact"` see a session start.
@@ -522,7 +541,7 @@ export function mergeGuard(current: unknown, command: string, timeoutOf?: FlagRe
   const { settings, hooks } = copyWithHooks(current)
   if (hooks.PreToolUse === undefined) hooks.PreToolUse = []
   const groups = hooks.PreToolUse
-  if (!Array.isArray(groups)) throw new SettingsShapeError('"hooks.PreToolUse" is not an array')
+  if (!Array.isArray(groups)) throw notShaped('hooks.PreToolUse', groups, 'a list', '[] (no hooks)')
   const changes: SettingsChange[] = []
   const kept = new Set<HookEntry>()
   const unguarded: string[] = []
