@@ -582,6 +582,36 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
   })
 })
 
+describe('install-hooks and our hook in two groups that both run for it', () => {
+  it('says nothing of one command twice, which Claude Code runs once, and names two commands, each of which runs', async () => {
+    const { file } = await settingsFolder()
+    const command = defaultHookCommand()
+    const twice = (second: string) => ({
+      hooks: {
+        PreToolUse: [
+          { matcher: '*', hooks: [{ type: 'command', command, timeout: 5 }] },
+          { matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: second, timeout: 5 }] },
+        ],
+        PostToolUse: [{ hooks: [{ type: 'command', command, timeout: 5 }] }, { matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: second, timeout: 5 }] }],
+      },
+    })
+    // Identical handlers are deduplicated by Claude Code (hooks reference): no second run to say.
+    await writeFile(file, JSON.stringify(twice(command)))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe('')
+    // Another --user beside it: both run, and nothing was said of it.
+    await writeFile(file, JSON.stringify(twice(`${command} --user alice`)))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: warning: the PreToolUse hook in ${file} is there with 2 different commands under "matcher": "*" and "AskUserQuestion", and Claude Code runs each (an identical command it runs once): ` +
+        'each plans every question, and it is shown as one of them planned it (the same plan for one user and service); remove the one you do not mean\n' +
+        `decision-memory install-hooks: warning: the PostToolUse hook in ${file} is there with 2 different commands under "matcher": none and "AskUserQuestion", and Claude Code runs each (an identical command it runs once): ` +
+        'each records every answer: once in all for one user and service (an answer is stored once, by its tool_use_id), once for each where their --user or service differs; remove the one you do not mean\n',
+    )
+  })
+})
+
 describe('install-hooks and "hooks": null', () => {
   it('writes nothing, and says Claude Code skips such a file rather than reading it as no hooks', async () => {
     const { file } = await settingsFolder()

@@ -5,7 +5,7 @@ import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
-import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { doubledHooks, GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
@@ -260,6 +260,28 @@ function warnOfStrayHooks(settings: Record<string, unknown>, file: string): void
 }
 
 /**
+ * What our hook run at one event by two commands does (doubledHooks), each run as if alone: for one
+ * user and service the second changes nothing (a session and an answer are stored once, by their
+ * id; a question is planned alike), but runs; for two, both learn. Said as it is, for the user to
+ * remove the one not meant.
+ */
+function doubledCost(event: string): string {
+  if (event === 'PreToolUse') return 'each plans every question, and it is shown as one of them planned it (the same plan for one user and service)'
+  if (event === 'PostToolUse') return 'each records every answer: once in all for one user and service (an answer is stored once, by its tool_use_id), once for each where their --user or service differs'
+  return 'each counts every session start: once in all for one user and service (a session is stored once, by its id), once for each where their --user or service differs'
+}
+
+function warnOfDoubledHooks(settings: Record<string, unknown>, file: string): void {
+  for (const { event, matchers, runs } of doubledHooks(settings)) {
+    const where = matchers.length === 1 ? `under "matcher": ${matchers[0]}` : `under "matcher": ${matchers.slice(0, -1).join(', ')} and ${matchers.at(-1)}`
+    process.stderr.write(
+      `decision-memory install-hooks: warning: the ${event} hook in ${file} is there with ${runs} different commands ${where}, and Claude Code runs each (an identical command it runs once): ` +
+        `${doubledCost(event)}; remove the one you do not mean\n`,
+    )
+  }
+}
+
+/**
  * A guard entry in a group that runs for no shell command (strayGuards), said as a hook entry in
  * a group that runs for no question is (warnOfStrayHooks): the guard checks nothing there.
  */
@@ -457,6 +479,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfShortGuardTimeouts(merged.settings, file)
     warnOfStrayHooks(merged.settings, file)
     warnOfStrayGuards(merged.settings, file)
+    warnOfDoubledHooks(merged.settings, file)
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +

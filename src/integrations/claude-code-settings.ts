@@ -362,6 +362,29 @@ export function strayGuards(settings: Record<string, unknown>): Array<{ matcher:
     .map((g) => ({ matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher), guarded }))
 }
 
+/**
+ * Our hook twice at one event with different commands, each in a group that runs for it (`"*"`
+ * and `"AskUserQuestion"`; one with `--user alice`, one without): Claude Code runs every matching
+ * hook, an identical command once (hooks reference: "identical handlers are deduplicated"), so
+ * each of these runs for every question, or session start. mergeHooks keeps them as they are.
+ * Only said, with the matchers of their groups as JSON (`none` for a group without one) and how
+ * many commands run.
+ */
+export function doubledHooks(settings: Record<string, unknown>): Array<{ event: string; matchers: string[]; runs: number }> {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  return DECISION_MEMORY_HOOKS.flatMap(({ event, runsFor }) => {
+    const found = (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) =>
+      isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, runsFor)
+        ? g.hooks.flatMap((e) => (isObject(e) && typeof e.command === 'string' && OURS.test(e.command) ? [{ command: e.command, matcher: g.matcher }] : []))
+        : [],
+    )
+    const commands = new Set(found.map((f) => f.command))
+    if (commands.size < 2) return []
+    const matchers = [...new Set(found.map((f) => (f.matcher === undefined ? 'none' : JSON.stringify(f.matcher))))]
+    return [{ event, matchers, runs: commands.size }]
+  })
+}
+
 /** A matcher read as a regex that JavaScript cannot read (`(Bash`), which matches no tool (matcherCovers). */
 function matchesNoTool(matcher: unknown): boolean {
   if (typeof matcher !== 'string' || matcher === '' || matcher === '*' || /^[\w\s,|-]+$/.test(matcher)) return false
