@@ -52,6 +52,8 @@ beforeEach(() => {
   faults.rename = undefined
   faults.writeHalf = undefined
   faults.steps = []
+  // The user's settings are read beside those written (noteHooksBeside): never this machine's.
+  vi.stubEnv('HOME', tempDir('dm-install-home-'))
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     stdout += String(chunk)
     return true
@@ -63,6 +65,7 @@ beforeEach(() => {
 })
 afterEach(() => {
   vi.restoreAllMocks()
+  vi.unstubAllEnvs()
 })
 
 async function settingsFolder(): Promise<{ folder: string; file: string; before: string }> {
@@ -609,6 +612,44 @@ describe('install-hooks and our hook in two groups that both run for it', () => 
         `decision-memory install-hooks: warning: the PostToolUse hook in ${file} is there with 2 different commands under "matcher": none and "AskUserQuestion", and Claude Code runs each (an identical command it runs once): ` +
         'each records every answer: once in all for one user and service (an answer is stored once, by its tool_use_id), once for each where their --user or service differs; remove the one you do not mean\n',
     )
+  })
+})
+
+describe('install-hooks and our hook in the other settings file Claude Code reads', () => {
+  it('notes the user\'s settings holding it with another command, naming that file, and not with the same one', async () => {
+    const home = process.env.HOME as string
+    const user = join(home, '.claude', 'settings.json')
+    await mkdir(dirname(user), { recursive: true })
+    const command = defaultHookCommand()
+    const holding = (c: string) => JSON.stringify(mergeHooks({}, c).settings)
+    const { folder } = await settingsFolder()
+    // The same command: Claude Code runs it once, nothing to say.
+    await writeFile(user, holding(command))
+    expect(await installHooksCommand(['--project', folder])).toBe(0)
+    expect(stderr).toBe('')
+    await writeFile(user, holding(`${command} --user alice`))
+    stderr = ''
+    expect(await installHooksCommand(['--project', folder])).toBe(0)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: note: ${user} holds decision-memory's SessionStart, PreToolUse, PostToolUse hooks too, with another command (${command} --user alice), ` +
+        'and Claude Code runs the hooks of both files (an identical command once): for one user and service that is harmless, each answer and session stored once, ' +
+        'the second run only starting node again; where their --user or service differs, both learn every answer; remove one if you did not mean both\n',
+    )
+  })
+
+  it('notes, writing the user\'s settings, a project\'s in the current folder', async () => {
+    const { folder } = await settingsFolder()
+    const project = join(folder, '.claude', 'settings.local.json')
+    await mkdir(dirname(project), { recursive: true })
+    await writeFile(project, JSON.stringify(mergeHooks({}, `DECISION_MEMORY_URL=http://127.0.0.1:7422 ${defaultHookCommand()}`).settings))
+    const cwd = process.cwd()
+    process.chdir(folder)
+    try {
+      expect(await installHooksCommand(['--user'])).toBe(0)
+    } finally {
+      process.chdir(cwd)
+    }
+    expect(stderr).toMatch(new RegExp(`^decision-memory install-hooks: note: ${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds decision-memory's SessionStart, PreToolUse, PostToolUse hooks too, with another command \\(DECISION_MEMORY_URL=`))
   })
 })
 

@@ -5,7 +5,7 @@ import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
-import { doubledHooks, GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { doubledHooks, GUARD_START_MS, guardCommandOf, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
@@ -371,6 +371,44 @@ export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = proce
   return undefined
 }
 
+/**
+ * The other settings files Claude Code reads beside `file` that install-hooks writes: beside a
+ * project's (or any other), the user's `~/.claude/settings.json`; beside the user's, those of the
+ * project in the current folder (`.claude/settings.json`, `.claude/settings.local.json`).
+ */
+function settingsBeside(file: string): string[] {
+  const user = join(homeFolder(), '.claude', 'settings.json')
+  const others = resolve(file) === resolve(user) ? ['settings.json', 'settings.local.json'].map((name) => resolve('.claude', name)) : [user]
+  return others.filter((other) => resolve(other) !== resolve(file))
+}
+
+/**
+ * Our hook in another settings file Claude Code reads (settingsBeside) with a command the one
+ * written lacks (hooksRunBeside): both run. Mostly harmless, so a note: for one user and service
+ * the second run stores nothing more (an answer by its tool_use_id, a session by its id, checked
+ * for real) and starts node again; where their --user or service differs, both learn. A file that
+ * is not there, or not readable as JSON, is none.
+ */
+async function noteHooksBeside(settings: Record<string, unknown>, file: string): Promise<void> {
+  for (const other of settingsBeside(file)) {
+    let read: unknown
+    try {
+      read = JSON.parse((await readFile(other, 'utf8')).replace(/^\uFEFF/, ''))
+    } catch {
+      continue
+    }
+    const beside = hooksRunBeside(settings, read)
+    if (beside.length === 0) continue
+    const events = beside.map((b) => b.event)
+    const commands = [...new Set(beside.flatMap((b) => b.commands))].map(shownCommand)
+    process.stderr.write(
+      `decision-memory install-hooks: note: ${other} holds decision-memory's ${events.join(', ')} hook${events.length === 1 ? '' : 's'} too, with another command (${commands.join('; ')}), ` +
+        'and Claude Code runs the hooks of both files (an identical command once): for one user and service that is harmless, each answer and session stored once, ' +
+        'the second run only starting node again; where their --user or service differs, both learn every answer; remove one if you did not mean both\n',
+    )
+  }
+}
+
 /** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
 export async function installHooksCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -467,7 +505,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   }
   const text = settingsText(merged.settings, layout)
   // Said once they are so: a write that fails adds nothing, and its error says the file is as it was.
-  const sayChanges = (out: NodeJS.WriteStream = process.stdout) => {
+  const sayChanges = async (out: NodeJS.WriteStream = process.stdout) => {
     for (const change of merged.changes) {
       const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
       out.write(`${change.action.padEnd(9)} ${where}: ${shownCommand(change.command)}\n`)
@@ -486,17 +524,18 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
           `hook and guard may ask different services; add ${unguarded.length === 1 ? 'it' : 'them'} to the guard's command by hand\n`,
       )
     }
+    await noteHooksBeside(merged.settings, file)
   }
   if (values['dry-run'] === true) {
     // Stdout is the settings alone, JSON a program can read (`--dry-run | jq`); what would change,
     // and where, is for the person, on stderr.
-    sayChanges(process.stderr)
+    await sayChanges(process.stderr)
     process.stderr.write(`${file} would read:\n`)
     process.stdout.write(text)
     return 0
   }
   if (merged.changes.every((c) => c.action === 'unchanged')) {
-    sayChanges()
+    await sayChanges()
     process.stdout.write(`${file} already has every hook; nothing written\n`)
     return 0
   }
@@ -511,7 +550,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     if (code === undefined) throw error
     return fail(`cannot write ${file}: ${code}; it is as it was`)
   }
-  sayChanges()
+  await sayChanges()
   process.stdout.write(`wrote ${file}\n`)
   return 0
 }

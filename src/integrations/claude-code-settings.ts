@@ -371,17 +371,37 @@ export function strayGuards(settings: Record<string, unknown>): Array<{ matcher:
  * many commands run.
  */
 export function doubledHooks(settings: Record<string, unknown>): Array<{ event: string; matchers: string[]; runs: number }> {
-  const hooks = isObject(settings.hooks) ? settings.hooks : {}
-  return DECISION_MEMORY_HOOKS.flatMap(({ event, runsFor }) => {
-    const found = (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) =>
-      isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, runsFor)
-        ? g.hooks.flatMap((e) => (isObject(e) && typeof e.command === 'string' && OURS.test(e.command) ? [{ command: e.command, matcher: g.matcher }] : []))
-        : [],
-    )
+  return DECISION_MEMORY_HOOKS.flatMap(({ event }) => {
+    const found = runningHooks(settings, event)
     const commands = new Set(found.map((f) => f.command))
     if (commands.size < 2) return []
     const matchers = [...new Set(found.map((f) => (f.matcher === undefined ? 'none' : JSON.stringify(f.matcher))))]
     return [{ event, matchers, runs: commands.size }]
+  })
+}
+
+/** Our hook entries at `event` in a group that runs for it (a question; SessionStart, a start), with their group's matcher. */
+function runningHooks(settings: unknown, event: string): Array<{ command: string; matcher: unknown }> {
+  const runsFor = DECISION_MEMORY_HOOKS.find((h) => h.event === event)?.runsFor ?? ''
+  const hooks = isObject(settings) && isObject(settings.hooks) ? settings.hooks : {}
+  return (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) =>
+    isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, runsFor)
+      ? g.hooks.flatMap((e) => (isObject(e) && typeof e.command === 'string' && OURS.test(e.command) ? [{ command: e.command, matcher: g.matcher }] : []))
+      : [],
+  )
+}
+
+/**
+ * The events at which `other` (another settings file Claude Code reads beside these: the user's,
+ * or a project's) runs our hook with a command `settings` does not: Claude Code runs the hooks of
+ * every settings file it reads, an identical command once, so both run. Each with those commands.
+ */
+export function hooksRunBeside(settings: Record<string, unknown>, other: unknown): Array<{ event: string; commands: string[] }> {
+  return DECISION_MEMORY_HOOKS.flatMap(({ event }) => {
+    const own = new Set(runningHooks(settings, event).map((h) => h.command))
+    if (own.size === 0) return []
+    const commands = [...new Set(runningHooks(other, event).map((h) => h.command))].filter((c) => !own.has(c))
+    return commands.length === 0 ? [] : [{ event, commands }]
   })
 }
 
