@@ -423,10 +423,16 @@ describe('--data naming a file', () => {
     const file = join(tempDir('dm-data-file-'), 'notes.txt')
     writeFileSync(file, 'not a store')
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
-    for (const args of [['serve', '--port', '0', '--data', file], ['preferences', '--user', 'alice', '--data', file], ['serve', '--port', '0', '--data', join(file, 'data')]]) {
+    for (const args of [['serve', '--port', '0', '--data', file], ['serve', '--port', '0', '--data', join(file, 'data')]]) {
       const result = await runCli(args, { env })
       expect(result.code, args.join(' ')).toBe(1)
       expect(result.stderr).toMatch(/^decision-memory [a-z]+: cannot make the store in .*: it, or a folder above it, is a file, not a folder\n$/)
+    }
+    // A command that makes no store says there is none there, not that it could not make one.
+    for (const args of [['preferences', '--user', 'alice', '--data', file], ['export', '--user', 'alice', '--data', file]]) {
+      const result = await runCli(args, { env })
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr).toBe(`decision-memory ${args[0]}: there is no store in ${file} (--data): it is a file, not a folder: give the data directory of a store\n`)
     }
   })
 })

@@ -75,12 +75,16 @@ describe('throughServiceOrLocal when no service runs', () => {
     }
   })
 
-  it('says a --data under a file is a file, not that there is no store in it', async () => {
+  it('says a --data that is a file, or under one, is that, not a store it could not make (it makes none)', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const file = join(tempDir('dm-local-'), 'a-file')
     await writeFile(file, 'not a folder')
-    const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: join(file, 'data'), local: async () => 'ok' })
-    await expect(call).rejects.toThrow(`cannot make the store in ${join(file, 'data')}: it, or a folder above it, is a file, not a folder`)
+    const under = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: join(file, 'data'), local: async () => 'ok' })
+    await expect(under).rejects.toThrow(`there is no store in ${join(file, 'data')} (--data): a folder above it is a file: give the data directory of a store`)
+    const itself = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: file, local: async () => 'ok' })
+    await expect(itself).rejects.toThrow(`there is no store in ${file} (--data): it is a file, not a folder: give the data directory of a store`)
+    await expect(itself).rejects.not.toThrow('cannot make the store')
+    expect(await readFile(file, 'utf8')).toBe('not a folder')
   })
 
   it('refuses a --data folder of other files (--data . in a project) as no store, and writes nothing in it', async () => {

@@ -245,13 +245,15 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
 /** The codes fetch gives a connection the other side closed or reset while a request was in flight. */
 const CUT_CONNECTION = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE'])
 
-/** Whether a folder above `dir` is a file, so that `dir` can be neither found nor made. */
-function underAFile(dir: string): boolean {
+/**
+ * Whether `dir` is a file (`'itself'`) or under one (`'above'`), so that no store can be there:
+ * said by a command that only opens a store as that, not as a store it could not make.
+ */
+function fileAt(dir: string): 'itself' | 'above' | undefined {
   try {
-    statSync(dir)
-    return false
+    return statSync(dir).isDirectory() ? undefined : 'itself'
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+    return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'above' : undefined
   }
 }
 
@@ -296,9 +298,16 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const dir = dataDirectory(request.dataDir, process.env, request.defaultDataDir)
+    if (request.createStore !== true) {
+      // A file, or a path under one, is no store to look for: said as that, since these commands
+      // make no store (`cannot make the store` told of a store they never meant to make).
+      const file = fileAt(dir)
+      if (file !== undefined) {
+        const what = file === 'itself' ? 'it is a file, not a folder' : 'a folder above it is a file'
+        throw new StoreOpenError(`there is no store in ${dir}${named === undefined ? '' : ` (${named})`}: ${what}: give the data directory of a store`)
+      }
+    }
     if (request.createStore !== true && noStoreAt(dir)) {
-      // A path under a file is no store to look for: said as serve and the commands that make one say it.
-      if (underAFile(dir)) throw new StoreOpenError(`cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`)
       // Nor is one under a folder this account may not enter, which may well hold a store: said
       // as that, not as no store there.
       const barred = barredFolderProblem(dir)
