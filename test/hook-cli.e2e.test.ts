@@ -126,6 +126,22 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(result.stderr).not.toContain('not reachable')
   })
 
+  it('names DECISION_MEMORY_URL holding a query or fragment, sends nothing to it, and spools the capture', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    for (const [suffix, part] of [['?x=1', '?x=1'], ['/#top', '#top']]) {
+      const result = await hook(claudeCodeFixture('post-tool-use-single'), `${service.url}${suffix}`, spool, GENEROUS)
+      expect(result).toMatchObject({ code: 0, stdout: '' })
+      expect(result.stderr).toContain(`DECISION_MEMORY_URL is "${service.url}${suffix}", which holds a query or fragment (${part}) the paths of the service would come after`)
+      expect(result.stderr).not.toContain('with no path?')
+      expect(result.stderr).not.toContain('/v1/hooks/claude-code')
+    }
+    expect(await spooledLines(spool)).toBe(2)
+    // Mended, the URL delivers what waited.
+    expect((await hook(claudeCodeFixture('post-tool-use-single'), service.url, spool, GENEROUS)).code).toBe(0)
+    expect(await spooledLines(spool)).toBe(0)
+  })
+
   it('names DECISION_MEMORY_TOKEN holding a line break rather than calling the service unreachable, and spools the capture', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

@@ -706,6 +706,15 @@ async function deliverOrSpool(
       timedOut = false
       return { outcome: 'rejected' }
     }
+    // A DECISION_MEMORY_URL fetch would send to, though the service's paths cannot follow it (a
+    // query or fragment: `…?x=1/v1/hooks/claude-code` asked `/`, and the 404's line asked for a URL
+    // `with no path?`), is sent nothing, as one fetch refuses (no http://, a password) is not: said
+    // as the commands say it (undeliveredWhy), the capture spooled for the URL to be mended.
+    if (serviceUrlProblem(serviceUrl()) !== undefined) {
+      answered = undefined
+      timedOut = false
+      return { outcome: 'failed' }
+    }
     // A spooled event waits no longer than the drain may run: one still in flight at the deadline
     // took the time kept back for the event at hand (CURRENT_EVENT_RESERVE_MS), and a question was
     // never sent, though the service would have planned it at once. Let go, it stays in the spool.
