@@ -466,9 +466,13 @@ describe('decision-memory hook flags', () => {
       // `--user --spool F`: --user has no value, and the spool is F, not the default one.
       const swallowed = await runCli(['hook', '--user', '--spool', other], { input, env })
       expect(swallowed.stderr.split('\n').slice(1).join('\n')).toBe(aside(other, 'default'))
+      expect(swallowed.stderr.split('\n')[0]).toBe('decision-memory hook: --user needs a value, and "--spool" after it reads as a flag: give --user its value (--user=VALUE for one starting with -)')
+      // `--spool F --user`: the same mistake, said in the hook's words too, set aside alike.
+      const last = await runCli(['hook', '--spool', other, '--user'], { input, env })
+      expect(last.stderr).toBe('decision-memory hook: --user needs a value, and nothing comes after it: give --user its value\n' + aside(other, 'default'))
       expect(existsSync(spool)).toBe(false)
       expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(doubts.length)
-      expect((await readFile(`${other}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
+      expect((await readFile(`${other}.rejected`, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2)
       // A mistake that leaves the user beyond doubt still spools it, for that user.
       for (const flags of [['--user', 'alice', '--bogus'], ['--user=alice', '--budget', '3e3'], ['--bogus'], ['--budget', '3e3']]) {
         const result = await runCli(['hook', ...flags], { input, env })

@@ -110,6 +110,8 @@ describe('parseFlags with a value starting with -', () => {
       new UsageError('--user needs a value, and "--yes" after it reads as a flag: give --user its value (--user=VALUE for one starting with -)'),
     )
     expect(() => parseFlags({ args: ['--user', 'alice', '--port', '-x'], options })).toThrow('--port needs a value, and "-x" after it reads as a flag')
+    // Last with no value: said alike, not in parseArgs's "Option '--user <value>' argument missing".
+    expect(() => parseFlags({ args: ['--yes', '--user'], options })).toThrow(new UsageError('--user needs a value, and nothing comes after it: give --user its value'))
   })
 })
 

@@ -501,6 +501,13 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
       const name = ambiguous[1]
       throw new UsageError(`--${name} needs a value, and "${value}" after it reads as a flag: give --${name} its value (--${name}=VALUE for one starting with -)`)
     }
+    // Last with no value (`hook --spool F --user`): Node's "Option '--user <value>' argument
+    // missing" said in the words of `--user --spool F`'s line, as one mistake is one.
+    const missing = /^Option '(?:-\w, )?--([^' ]+) <value>' argument missing/.exec((error as Error).message)
+    if (missing !== null) {
+      const name = missing[1]
+      throw new UsageError(`--${name} needs a value, and nothing comes after it: give --${name} its value`)
+    }
     // `preferences alice`, `forget alice --yes`, `toggle SESSION --off`: a value given without the
     // flag it is for. Node says only "does not take positional arguments"; the flag is named.
     const stray = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec((error as Error).message)?.[1]
