@@ -526,7 +526,7 @@ describe('a policy file of its own (R-POL)', () => {
     // `!!omap` made a Map and `!!set` a Set: merged over the default policy as objects with no field.
     await expect(loadPolicy(write('omap.yaml', 'ask: !!omap [auto_resolve_p: 0.1]\n'))).rejects.toThrow(/omap\.yaml: invalid policy\n {2}ask: an object, not an array\n/)
     await expect(loadPolicy(write('set.yaml', 'thresholds: !!set { min_observations }\n'))).rejects.toThrow(
-      /set\.yaml: invalid policy\n {2}thresholds\.min_observations: a number, not null /,
+      /set\.yaml: invalid policy\n {2}thresholds\.min_observations: a whole number, not null /,
     )
     // Nor bytes or a Date, said as their fields: the text written is what is refused.
     await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: an object, not a string\n {2}line 1, column 13: tag !!binary not resolved: its value is read as written$/)
@@ -547,7 +547,7 @@ describe('a policy file of its own (R-POL)', () => {
   it('names a tag it does not resolve in its refusal, rather than tell to take off quotes there are none of', async () => {
     const refusal = loadPolicy(write('tag-named.yaml', 'thresholds:\n  min_observations: !foo 5\ndecay: { alpha: !!timestamp 2001-12-14 }\n'))
     await expect(refusal).rejects.toThrow(
-      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations \(line 2\): a number, not a string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
+      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations \(line 2\): a whole number, not a string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
     )
     // A number in quotes, with no tag, is still told to lose them.
     await expect(loadPolicy(write('quoted.yaml', 'thresholds:\n  min_observations: "5"\n'))).rejects.toThrow(/\(write 5 without quotes: in quotes it is text\)$/)
@@ -583,7 +583,7 @@ describe('a policy file of its own (R-POL)', () => {
       ['thresholds:', '  min_observations:', 'decay:', 'alpha: 0.7', 'sensitive_terms:', '  - security', '  -', 'points:', '  - key: python', '    match: { header: "^python$" }', '    static_default: # to fill in', '  -', ''].join('\n'),
     )
     const lines = String(await loadPolicy(file).catch((error: Error) => error.message)).split('\n')
-    expect(lines).toContain('  thresholds.min_observations (line 2): a number, not null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
+    expect(lines).toContain('  thresholds.min_observations (line 2): a whole number, not null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
     // Fields meant under a group but not indented leave the group empty.
     expect(lines).toContain('  decay (line 3): an object, not null (YAML reads a key with nothing after its colon as null: indent the fields that go under it)')
     expect(lines).toContain('  sensitive_terms.1 (line 7): text, not null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
@@ -596,7 +596,7 @@ describe('a policy file of its own (R-POL)', () => {
       ['tilde.yaml', 'thresholds:\n  min_observations: ~\n'],
       ['null.json', '{"thresholds": {"min_observations": null}}'],
     ] as const) {
-      expect(await loadPolicy(write(name, text)).catch((error: Error) => error.message), name).toMatch(/thresholds\.min_observations( \(line 2\))?: a number, not null$/)
+      expect(await loadPolicy(write(name, text)).catch((error: Error) => error.message), name).toMatch(/thresholds\.min_observations( \(line 2\))?: a whole number, not null$/)
     }
   })
 
@@ -608,7 +608,7 @@ describe('a policy file of its own (R-POL)', () => {
     await expect(loadPolicy(file)).rejects.toThrow(
       [
         `${file}: invalid policy`,
-        '  thresholds.min_observations (line 1): a number, not a string (write 3 without quotes: in quotes it is text)',
+        '  thresholds.min_observations (line 1): a whole number, not a string (write 3 without quotes: in quotes it is text)',
         '  points.0.static_default (line 5): text, not a number (put the text in quotes: unquoted, it was read as the number 3.1)',
         '  points.0.always_ask (line 6): true or false, not a string ("yes" is text: write true)',
       ].join('\n'),
@@ -635,6 +635,22 @@ describe('a policy file of its own (R-POL)', () => {
         // A field's own words are kept.
         '  points.0.key (line 6): a name (text), not a number (put the text in quotes: unquoted, it was read as the number 7)',
         '  points.0.sensitive (line 8): true or false, not a string ("off" is text: write false)',
+      ].join('\n'),
+    )
+  })
+
+  it('says a whole-number field given no number wants a whole number, as it says one given 2.5', async () => {
+    // Zod names the type `number` before it checks the whole: `a number, not a string` let a 1.5 seem right.
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8')) as { ask: Record<string, unknown>; core: Record<string, unknown>; decay: Record<string, unknown> }
+    raw.ask.check_in_after = '9'
+    raw.core.max_entries = null
+    raw.decay.alpha = null
+    expect(() => parsePolicy(JSON.stringify(raw), 'whole.json')).toThrow(
+      [
+        'whole.json: invalid policy',
+        '  decay.alpha: a number, not null',
+        '  core.max_entries: a whole number, not null',
+        '  ask.check_in_after: a whole number, not a string (write 9 without quotes: in quotes it is text)',
       ].join('\n'),
     )
   })

@@ -161,7 +161,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${policyIssueSaid(issue, valueAt(input, issue.path))}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match', emptyAt(issue.path)) : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${policyIssueSaid(issue, valueAt(input, issue.path), () => wholeNumberAt(input, issue.path))}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match', emptyAt(issue.path)) : ''}`],
       ),
     )
   }
@@ -247,6 +247,24 @@ function withoutSafeIntegerBound<I extends { code: string; path: PropertyKey[]; 
   )
 }
 
+/**
+ * Whether the policy takes a whole number at `path`: the schema asked with 0.5 there, which a
+ * whole-number field (`ask.check_in_after`) refuses as not an `int`, and any other number field takes.
+ */
+function wholeNumberAt(input: unknown, path: readonly PropertyKey[]): boolean {
+  const key = path.at(-1)
+  if (key === undefined || typeof key === 'symbol') return false
+  const probe: unknown = structuredClone(input)
+  const holder = valueAt(probe, path.slice(0, -1))
+  if (typeof holder !== 'object' || holder === null) return false
+  ;(holder as Record<string | number, unknown>)[key] = 0.5
+  const result = PolicySchema.safeParse(probe)
+  return (
+    !result.success &&
+    result.error.issues.some((issue) => issue.code === 'invalid_type' && issue.expected === 'int' && issue.path.length === path.length && issue.path.every((k, i) => k === path[i]))
+  )
+}
+
 /** What a field of each type zod names takes, in the words the service's other refusals use. */
 const TYPE_WORDS: Record<string, string> = {
   number: 'a number',
@@ -264,14 +282,21 @@ const TYPE_WORDS: Record<string, string> = {
  * `Too small: expected number to be >=1`. A field left out (`value` undefined) is said missing; any
  * other issue keeps its own words.
  */
-function policyIssueSaid(issue: { code: string; message: string; expected?: unknown; minimum?: unknown; maximum?: unknown; inclusive?: unknown; origin?: unknown }, value: unknown): string {
+function policyIssueSaid(
+  issue: { code: string; message: string; expected?: unknown; minimum?: unknown; maximum?: unknown; inclusive?: unknown; origin?: unknown },
+  value: unknown,
+  wholeNumber: () => boolean = () => false,
+): string {
   if (value === undefined) return missingSaid(issue.message)
   // A field's own words (a point's key: `a name (text), not a number`) are kept.
   if (!/^(Invalid input|Too small|Too big): /.test(issue.message)) return issue.message
   if (issue.code === 'invalid_type' && typeof issue.expected === 'string' && TYPE_WORDS[issue.expected] !== undefined) {
     // YAML's .inf and .nan are numbers no field takes: said as written, not as "a number".
     if (typeof value === 'number' && !Number.isFinite(value)) return `a finite number, not ${String(value)}`
-    return `${TYPE_WORDS[issue.expected]}, not ${issue.expected === 'int' && typeof value === 'number' ? String(value) : jsonTypeOf(value)}`
+    // Zod names a whole-number field given no number (`"9"`, null) `number`: it checks the type
+    // before the whole, and `a number, not a string` let a 1.5 in its place seem right.
+    const expected = issue.expected === 'number' && wholeNumber() ? 'int' : issue.expected
+    return `${TYPE_WORDS[expected]}, not ${expected === 'int' && typeof value === 'number' ? String(value) : jsonTypeOf(value)}`
   }
   const bound = issue.code === 'too_small' ? issue.minimum : issue.code === 'too_big' ? issue.maximum : undefined
   if (typeof bound === 'number' || typeof bound === 'bigint') {
