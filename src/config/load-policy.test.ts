@@ -725,6 +725,16 @@ describe('a policy file of its own (R-POL)', () => {
     )
   })
 
+  it('refuses a match rule of invisible marks alone as blank, as it refuses white space alone', async () => {
+    // A zero-width space looks blank and fits only a question holding one: never what a user meant.
+    const file = write(
+      'invisible-rule.yaml',
+      ['points:', '  - key: database', '    match: { header: "\u200b", question: " \u2060\u00ad " }', '  - key: queue', '    match: { header: "\u200bqueue" }', ''].join('\n'),
+    )
+    const message = await loadPolicy(file).catch((error: Error) => error.message)
+    expect(message).toBe([`${file}: invalid policy`, '  points.0.match.header (line 3): must not be blank', '  points.0.match.question (line 3): must not be blank'].join('\n'))
+  })
+
   it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
     const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
     expect(message).toContain('decay.alpha (line 2): at least 0, not -1')

@@ -1,6 +1,7 @@
 import { z } from './zod'
 import { normalizeLabel } from './labels'
 import { nestedRepeat } from './nested-repeat'
+import { bareName } from './name-ends'
 import { TrimmedIdentifierSchema } from './observation'
 
 const nonBlank = z.string().regex(/\S/, 'must not be blank')
@@ -240,8 +241,10 @@ export const PointPolicySchema = z.strictObject({
           continue
         }
         // White space alone is the empty rule once its ends are trimmed (matchSource), which fits every
-        // question: said blank, as a blank term is, not quoted as the spaces no reader sees.
-        if (matchSource(source) === '') {
+        // question: said blank, as a blank term is, not quoted as the spaces no reader sees. So are
+        // invisible marks alone (a zero-width space, a word joiner: bareName, as a label's ends are
+        // read), which look blank and fit only a question holding that mark, never one a user means.
+        if (bareName(matchSource(source)) === '') {
           ctx.addIssue({ code: 'custom', path: [field], message: 'must not be blank' })
           continue
         }
