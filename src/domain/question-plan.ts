@@ -100,6 +100,16 @@ export const OtherKindQuestionSchema = z
 export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
 
 /**
+ * A plan question's options too few or too many, said alike at both ends with the range a choice
+ * takes: the too few were told `a choice question has 2 to 4 options, not 1`, the too many (of
+ * any kind) `at most 4 options, not 5`, as if the two were different rules.
+ */
+function optionCountSaid(end: 'least' | 'most', count: number): string {
+  const { minOptions, maxOptions } = ASK_USER_QUESTION
+  return `at ${end} ${end === 'least' ? minOptions : maxOptions} options, not ${count} (a choice question has ${minOptions} to ${maxOptions} options)`
+}
+
+/**
  * A question of a plan: a choice (`kind` left out, null, empty or `choice` in any case), with its 2 to 4 options, or one
  * of any other kind, returned as written. One object, its kind told by a refinement, not a union:
  * the MCP tool's input schema is made from it, and a `oneOf` of two question shapes is what some
@@ -121,7 +131,7 @@ const PlanQuestionShape = z
         }),
       options: z
         .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
-        .max(ASK_USER_QUESTION.maxOptions, { error: countSaid('option', 'options') })
+        .max(ASK_USER_QUESTION.maxOptions, { error: (issue) => (Array.isArray(issue.input) ? optionCountSaid('most', issue.input.length) : undefined) })
         // Null beside another kind is none given (as Claude Code's text and number questions may send it):
         // kept as written, as before, and a client that checks arguments against the schema sends it.
         .nullish()
@@ -138,7 +148,7 @@ const PlanQuestionShape = z
     const message =
       count === undefined
         ? `required: a choice question (kind left out, null, "" or "choice") has ${minOptions} to ${maxOptions} options`
-        : `a choice question has ${minOptions} to ${maxOptions} options, not ${count}`
+        : optionCountSaid('least', count)
     ctx.addIssue({ code: 'custom', path: ['options'], message })
   })
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)

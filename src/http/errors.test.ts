@@ -169,7 +169,9 @@ describe('a length limit is said as what the field takes and what was sent (R-SV
       ['POST', '/v1/observations', { ...observation, user_choice: Array.from({ length: 51 }, () => 'S') }, 'user_choice', 'at most 50 labels, not 51'],
       ['POST', '/v1/observations', Array.from({ length: 1001 }, () => observation), '(body)', 'at most 1000 observations, not 1001'],
       ['POST', '/v1/recommendations', { question: 'Which tier?', all_options: [] }, 'all_options', 'must not be empty'],
-      ['POST', '/v1/plan', { questions: [{ question: 'Which tier?', options: ['A', 'B', 'C', 'D', 'E'].map((label) => ({ label })) }] }, 'questions.0.options', 'at most 4 options, not 5'],
+      // A choice question's options, too few or too many, told alike with the range it takes.
+      ['POST', '/v1/plan', { questions: [{ question: 'Which tier?', options: ['A', 'B', 'C', 'D', 'E'].map((label) => ({ label })) }] }, 'questions.0.options', 'at most 4 options, not 5 (a choice question has 2 to 4 options)'],
+      ['POST', '/v1/plan', { questions: [{ question: 'Which tier?', options: [{ label: 'A' }] }] }, 'questions.0.options', 'at least 2 options, not 1 (a choice question has 2 to 4 options)'],
       ['GET', `/v1/why?point=tier&user=${'u'.repeat(201)}`, undefined, 'user', 'at most 200 characters, not 201'],
       ['POST', '/v1/hooks/claude-code', { ...hook, hook_event_name: 'E'.repeat(101) }, 'hook_event_name', 'at most 100 characters, not 101'],
       ['POST', '/v1/decisions/import', { records: [{ ...record, origin: { ...origin, aliases: ['a', 'b', 'c', 'd', 'e'] } }] }, 'records.0.origin.aliases', 'at most 4 folders, not 5'],
