@@ -57,7 +57,7 @@ export function isWithinLabelLength(label: string): boolean {
 }
 
 /** The label limit in words, for the published schemas, whose `maxLength` is the label as sent. */
-export const LABEL_LENGTH_WORDS = `At most ${LIMITS.labelLength} characters once normalised: a trailing " (Recommended)" and white space are not counted (at most ${LIMITS.labelSentLength} as sent).`
+export const LABEL_LENGTH_WORDS = `At most ${LIMITS.labelLength} characters once normalised: a trailing " (Recommended)" and the white space at its ends are not counted, a run of white space inside counts as one (at most ${LIMITS.labelSentLength} as sent).`
 
 /**
  * What a label's limit once normalised leaves uncounted. White space inside is counted, a run of it

@@ -180,13 +180,13 @@ const DIVERGENCES: Divergence[] = [
     why: "a label's limit said in words where its maxLength, as sent, cannot say it",
     where: /^tools\/list .*\.(all_options\.description|options\.anyOf\[0\]\.items\.properties\.label\.description)$/,
     captured: /(as AskUserQuestion has them\.|is replaced by the learned one\.)$/,
-    now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
+    now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and the white space at its ends are not counted, a run of white space inside counts as one (at most 1000 as sent).',
   },
   {
     why: "a label's limit said in words too where a choice is taken, at record_choice and check_decision",
     where: /^tools\/list .*\.(user_choice|choice)\.description$/,
     captured: /(kept as free text \(R-CAP-3\)\.|\(checked together\)\.)$/,
-    now: '$1 Each label: At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
+    now: '$1 Each label: At most 500 characters once normalised: a trailing " (Recommended)" and the white space at its ends are not counted, a run of white space inside counts as one (at most 1000 as sent).',
   },
   {
     why: "check_decision takes multi_select: a choice of several options is refused at a single-select question, which the point's policy says where the check does not; and multiSelect for it, as recommend and record_choice do",
@@ -205,7 +205,7 @@ const DIVERGENCES: Divergence[] = [
     why: "a label's limit said in words too where a static default or a check's options are taken",
     where: /^tools\/list .*(\.static_default|\[check_decision\]\.inputSchema\.properties\.all_options)\.description$/,
     captured: /(one of `all_options`\.|allows what it keeps\.)$/,
-    now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
+    now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and the white space at its ends are not counted, a run of white space inside counts as one (at most 1000 as sent).',
   },
 ]
 
