@@ -811,6 +811,23 @@ describe('decision-memory hook sending a spooled event again as of now (its time
 })
 
 /** A string's regular expression characters escaped, to match it as written. */
+/**
+ * The hook run as Claude Code runs it, on `payload`, with a budget the test never reaches, ended by
+ * `signal` once `arrival` resolves (the stub's sign that the moment to end it has come, made before
+ * the payload is sent): how it ended, and all it said on stderr.
+ */
+async function endedWhileSending(env: NodeJS.ProcessEnv, payload: unknown, signal: NodeJS.Signals, arrival: () => Promise<void>): Promise<{ how: string | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
+  const arrived = arrival()
+  child.stdin.end(JSON.stringify(payload))
+  await arrived
+  child.kill(signal)
+  return { how: await closed, stderr }
+}
+
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
@@ -1168,17 +1185,10 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
         const spooled = [event('carol', 4), event('bob', 3), event('bob', 2), event('alice', 1)]
         await writeFile(spool, spooled.join('\n') + '\n', { mode: 0o600 })
         const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
-        const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-        let stderr = ''
-        child.stderr.on('data', (chunk) => (stderr += chunk))
-        const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
-        const arrived = new Promise<void>((resolve) => (reached = resolve))
         const chosen = claudeCodeFixture('post-tool-use-single')
-        child.stdin.end(JSON.stringify(chosen))
-        // alice's spooled event reached the service: carol's and bob's were answered before it.
-        await arrived
-        child.kill(signal)
-        expect(await closed, signal).toBe(signal)
+        // Ended once alice's spooled event reached the service: carol's and bob's were answered before it.
+        const { how, stderr } = await endedWhileSending(env, chosen, signal, () => new Promise<void>((resolve) => (reached = resolve)))
+        expect(how, signal).toBe(signal)
         expect(stderr, signal).toBe(
           `decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; not set aside in ${spool}.rejected, the hook ended first: the next call offers it again\n` +
             `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
@@ -1236,15 +1246,8 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
           ['/dev/null', 'the spool /dev/null is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file'],
         ] as const) {
           const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
-          const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-          let stderr = ''
-          child.stderr.on('data', (chunk) => (stderr += chunk))
-          const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
-          const arrived = new Promise<void>((resolve) => (reached = resolve))
-          child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
-          await arrived
-          child.kill(signal)
-          expect(await closed, signal).toBe(signal)
+          const { how, stderr } = await endedWhileSending(env, claudeCodeFixture('post-tool-use-single'), signal, () => new Promise<void>((resolve) => (reached = resolve)))
+          expect(how, signal).toBe(signal)
           expect(stderr, `${signal} ${spool}`).toBe(
             `decision-memory hook: ended by ${signal} while sending this event` +
               (signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms)` : '') +
@@ -1277,15 +1280,8 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       await writeFile(join(dir, `spool.ndjson.${dead}.0a1b2c3d.draining`), refused + '\n', { mode: 0o600 })
       await writeFile(spool, event('alice', 1) + '\n', { mode: 0o600 })
       const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
-      const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-      let stderr = ''
-      child.stderr.on('data', (chunk) => (stderr += chunk))
-      const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
-      const arrived = new Promise<void>((resolve) => (reached = resolve))
-      child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
-      await arrived
-      child.kill('SIGTERM')
-      expect(await closed).toBe('SIGTERM')
+      const { how, stderr } = await endedWhileSending(env, claudeCodeFixture('post-tool-use-single'), 'SIGTERM', () => new Promise<void>((resolve) => (reached = resolve)))
+      expect(how).toBe('SIGTERM')
       expect(stderr.split('\n')[0]).toBe(`decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; set aside in ${spool}.rejected`)
       expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(refused + '\n')
       const claims = (await readdir(dir)).filter((name) => name.endsWith('.draining'))
