@@ -812,6 +812,23 @@ describe('decision-memory hook sending a spooled event again as of now (its time
 
 /** A string's regular expression characters escaped, to match it as written. */
 /**
+ * A service that refuses the events of the users named, each with its status and error code (the
+ * message `no`), and holds any other's unanswered, calling `held` once it has the whole request.
+ */
+function refusingUsers(refusals: Record<string, [number, string]>, held: () => void): RequestListener {
+  return (request, response) => {
+    request.resume()
+    const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user') ?? ''
+    request.on('end', () => {
+      const refusal = Object.hasOwn(refusals, user) ? refusals[user] : undefined
+      if (refusal === undefined) return held()
+      const [status, code] = refusal
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message: 'no' } }))
+    })
+  }
+}
+
+/**
  * The hook run as Claude Code runs it, on `payload`, with a budget the test never reaches, ended by
  * `signal` once `arrival` resolves (the stub's sign that the moment to end it has come, made before
  * the payload is sent): how it ended, and all it said on stderr.
@@ -1169,15 +1186,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
     // is never answered: Claude Code ends the hook there (an entry's "timeout" under its --budget).
     // The refusals' lines were held for the drain's count and died with the process, unsaid.
     let reached = () => {}
-    const answer: RequestListener = (request, response) => {
-      request.resume()
-      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
-      request.on('end', () => {
-        if (user === 'carol') response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"no"}}')
-        else if (user === 'bob') response.writeHead(403, { 'content-type': 'application/json' }).end('{"error":{"code":"forbidden","message":"no"}}')
-        else reached()
-      })
-    }
+    const answer = refusingUsers({ carol: [400, 'invalid_request'], bob: [403, 'forbidden'] }, () => reached())
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       await withStub('dm-hook-spool-ended-', answer, async ({ host, dir }) => {
         const spool = join(dir, 'spool.ndjson')
@@ -1264,14 +1273,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
     // signal comes while alice's, in the spool, is being delivered: the line said "not set aside ...
     // the next call offers it again", of an event the next call never offers.
     let reached = () => {}
-    const answer: RequestListener = (request, response) => {
-      request.resume()
-      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
-      request.on('end', () => {
-        if (user === 'carol') response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"no"}}')
-        else reached()
-      })
-    }
+    const answer = refusingUsers({ carol: [400, 'invalid_request'] }, () => reached())
     await withStub('dm-hook-spool-ended-aside-', answer, async ({ host, dir }) => {
       const spool = join(dir, 'spool.ndjson')
       const event = (user: string, minutes: number) => JSON.stringify({ at: new Date(Date.now() - minutes * 60_000).toISOString(), user, payload: claudeCodeFixture('session-start') })
