@@ -957,6 +957,14 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
   })
 })
 
+/** A required decision that the complexity tier must be Tier L. */
+const TIER_L_REQUIRED = decision({
+  enforce: 'required',
+  status: 'accepted',
+  scope: { points: ['complexity-tier'] },
+  constraints: [{ kind: 'must', option: 'Tier L' }],
+})
+
 describe('POST /v1/decisions/check (R-CON-3)', () => {
   it('takes a must_not pattern that meets every command: in its scope it blocks each, as a "no shell here" (README: What a must_not pattern meets)', async () => {
     const { call } = await createTestApp()
@@ -1134,12 +1142,7 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
 
   it('checks a choice at a point, and says what is missing', async () => {
     const { call } = await createTestApp()
-    await call('POST', '/v1/decisions', decision({
-      enforce: 'required',
-      status: 'accepted',
-      scope: { points: ['complexity-tier'] },
-      constraints: [{ kind: 'must', option: 'Tier L' }],
-    }))
+    await call('POST', '/v1/decisions', TIER_L_REQUIRED)
     expect((await call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body.allowed).toBe(false)
     expect((await call('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'complexity-tier' })).body.allowed).toBe(true)
     // A point alone is a choice's check without its choice: choice is named, not action.
@@ -1155,12 +1158,7 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
 
   it('refuses a point with white space or an invisible character at its ends, as a recommendation and an observation do, naming point', async () => {
     const { call } = await createTestApp()
-    await call('POST', '/v1/decisions', decision({
-      enforce: 'required',
-      status: 'accepted',
-      scope: { points: ['complexity-tier'] },
-      constraints: [{ kind: 'must', option: 'Tier L' }],
-    }))
+    await call('POST', '/v1/decisions', TIER_L_REQUIRED)
     for (const point of [' complexity-tier', 'complexity-tier ', 'complexity-tier\u200b', '  ']) {
       // Taken, it was a point no decision is bound to (a scope's points refuse it too): a choice the decision blocks was allowed.
       const refused = await call('POST', '/v1/decisions/check', { choice: 'Tier S', point })
