@@ -135,6 +135,28 @@ function templateStatus(matter: readonly Line[]): void {
 }
 
 /**
+ * The front matter's status as one value. A YAML list of one (`status: [accepted]`, or the item on
+ * a line of its own under `status:`) is its item, read as `Status: [Accepted]` is on a status line
+ * and as the quoted `"[accepted]"` is: brackets around a status filled in where the template had
+ * its placeholder, and nothing said (a date so written is no date, `"[2024-02-01]"`, as that text
+ * is none on any line either). An empty list (`status: []`) writes no status, as `status:` does.
+ * A list of more is statuses, of which a decision has one: the template's list left so (`[proposed,
+ * accepted, rejected]`) is said as that list, and any other as the list it is (`unknown status
+ * "[accepted, deprecated]"`): read as its first, a record written deprecated too was accepted.
+ */
+function statusOfMatter(written: unknown, line: number): unknown {
+  let value = written
+  while (Array.isArray(value) && value.length === 1) value = value[0]
+  if (!Array.isArray(value)) return value
+  if (value.length === 0) return null
+  const said = stringifyYaml(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
+  if (value.every((item) => typeof item === 'string') && listsChoices(value.join(' | ').toLowerCase())) {
+    throw new UnreadableRecord(line, `unknown status "${said}": the template's list of statuses, left as it was; write the one that holds`)
+  }
+  throw new UnreadableRecord(line, `unknown status "${said}": a list of statuses, where a decision has one; write the one that holds`)
+}
+
+/**
  * A MADR record (3.x/4.x): YAML front matter with `status` (`proposed`, `accepted`, `rejected`,
  * `deprecated`, `superseded by ADR-0005`), `date`, `decision-makers` (3.x: `deciders`), then a
  * `# Title` and the MADR sections.
@@ -184,15 +206,14 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   // The key in any case (`Status: Deprecated`), as the line it is said at is found: a status written
   // so is the record's, not one missing to be read as accepted.
   const statusKey = Object.keys(data).find((k) => k.trim().toLowerCase() === 'status')
-  const written = statusKey === undefined ? undefined : data[statusKey]
+  const written = statusOfMatter(statusKey === undefined ? undefined : data[statusKey], statusLine)
   const unstated = statusKey === undefined && namedAsRecord
   if (!unstated && (written === undefined || written === null)) {
     throw new UnreadableRecord(statusKey !== undefined ? statusLine : 1, 'the front matter has no status')
   }
   // A status YAML reads as a mapping, the template's list in braces with no link in it
   // (`{proposed | accepted | … | superseded by ADR-0123}`) or `{accepted}`, is read as written: as
-  // a value it was said as `unknown status "[object Object]"`. (A list, `[accepted]`, reads as its
-  // items, as before.)
+  // a value it was said as `unknown status "[object Object]"`.
   const mapping = typeof written === 'object' && written !== null && !Array.isArray(written)
   if (mapping) templateStatus(matter)
   const statusText = mapping ? (matter.find((l) => l.n === statusLine)?.text ?? '').replace(/^\s*status\s*:\s*/i, '').trim() : String(written)

@@ -789,6 +789,33 @@ describe('a MADR record whose front matter date is an empty YAML list or mapping
   })
 })
 
+describe('a MADR record whose front matter status is a YAML list', () => {
+  it('reads a list of one as its item, as `Status: [Accepted]` is read, and refuses a list of more, as a decision has one status', () => {
+    const reading = readTexts({
+      '0001-use-a.md': '---\nstatus: [accepted]\ndate: 2024-02-01\n---\n\n# Use A\n\n## Decision Outcome\n\nChosen option: "A".\n',
+      '0002-use-b.md': '---\nstatus:\n  - deprecated\n---\n\n# Use B\n\n## Decision Outcome\n\nChosen option: "B".\n',
+      // Read as its first, "accepted", the record written deprecated too was enforced as in force.
+      '0003-use-c.md': '---\nstatus: [accepted, deprecated]\n---\n\n# Use C\n\n## Decision Outcome\n\nChosen option: "C".\n',
+      '0004-use-d.md': '---\ntitle: Use D\nstatus:\n  - accepted\n  - superseded by ADR-0001\n---\n\n## Decision Outcome\n\nChosen option: "D".\n',
+      // The template's statuses written as a YAML list: said as the template's list, as in braces.
+      '0005-use-e.md': '---\nstatus: [proposed, accepted, rejected, deprecated]\n---\n\n# Use E\n\n## Decision Outcome\n\nChosen option: "E".\n',
+      // An empty list is a status left empty, as `status:` is.
+      '0006-use-f.md': '---\nstatus: []\n---\n\n# Use F\n\n## Decision Outcome\n\nChosen option: "F".\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-02-01', null, null],
+      'ADR-0002': ['deprecated', null, null, null],
+    })
+    const one = 'a list of statuses, where a decision has one; write the one that holds'
+    expect(reading.problems).toEqual([
+      { path: '0003-use-c.md', line: 2, message: `unknown status "[accepted, deprecated]": ${one}` },
+      { path: '0004-use-d.md', line: 3, message: `unknown status "[accepted, superseded by ADR-0001]": ${one}` },
+      { path: '0005-use-e.md', line: 2, message: `unknown status "[proposed, accepted, rejected, deprecated]": the template's list of statuses, left as it was; write the one that holds` },
+      { path: '0006-use-f.md', line: 2, message: 'the front matter has no status' },
+    ])
+  })
+})
+
 describe('a record dated by an ISO time the clock has not', () => {
   it('is read without it, as the service refuses that `date`, and one with a time of the day keeps its day', () => {
     const reading = readTexts({
