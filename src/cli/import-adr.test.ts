@@ -342,6 +342,60 @@ describe('import-adr into a store opened here', () => {
   })
 })
 
+describe('import-adr of a folder imported before with another --prefix (R-CON-6: re-import changes nothing)', () => {
+  /** The keys the store holds. */
+  async function keysIn(store: string): Promise<string[]> {
+    const db = new Level<string, DecisionRecord>(store, { valueEncoding: 'json' })
+    try {
+      return await db.sublevel<string, DecisionRecord>('decisions', { valueEncoding: 'json' }).keys().all()
+    } finally {
+      await db.close()
+    }
+  }
+
+  it('with the same --prefix again, finds every record unchanged and says so', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A'), '0002-use-b.md': adr(2, 'Use B', 'Accepted\n\nSupersedes [1. Use A](0001-use-a.md)') })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    const again = await run([dir, '--data', store, '--prefix', 'WEB'])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 0 new, 0 updated, 2 unchanged\n`)
+    expect(again.stderr).toBe('')
+    expect(await keysIn(store)).toEqual(['WEB-ADR-0001', 'WEB-ADR-0002'])
+  })
+
+  it('with no --prefix, or another, stores nothing a second time and names the prefix it was imported with', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A'), '0002-use-b.md': adr(2, 'Use B') })
+    const store = join(folderOf({}), 'store')
+    await run([dir, '--data', store, '--prefix', 'WEB'])
+    const bare = await run([dir, '--data', store])
+    expect(bare.code).toBe(1)
+    expect(bare.stdout).toBe('')
+    expect(bare.stderr).toBe(
+      `decision-memory import-adr: the records in ${dir} were imported before with --prefix WEB (WEB-ADR-0001 of 0001-use-a.md, WEB-ADR-0002 of 0002-use-b.md): ` +
+        'with no --prefix each would be stored a second time, under another key; import it with --prefix WEB, as before. Nothing stored\n',
+    )
+    expect((await run([dir, '--data', store, '--prefix', 'API'])).stderr).toContain('with --prefix API each would be stored a second time, under another key; import it with --prefix WEB, as before')
+    // A record added to the folder since is not stored under another prefix beside the others either.
+    writeFileSync(join(dir, '0003-use-c.md'), adr(3, 'Use C'))
+    expect((await run([dir, '--data', store, '--prefix', 'API'])).code).toBe(1)
+    expect(await keysIn(store)).toEqual(['WEB-ADR-0001', 'WEB-ADR-0002'])
+    expect((await run([dir, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 2 unchanged\n')
+  })
+
+  it('imported first with no --prefix, refuses one, and another folder numbered alike still goes in with it', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    const other = folderOf({ '0001-use-x.md': adr(1, 'Use X') })
+    const store = join(folderOf({}), 'store')
+    await run([dir, '--data', store])
+    const prefixed = await run([dir, '--data', store, '--prefix', 'WEB', '--json'])
+    expect(prefixed.code).toBe(1)
+    expect(prefixed.stderr).toContain(`the records in ${dir} were imported before with no --prefix (ADR-0001 of 0001-use-a.md): with --prefix WEB each would be stored a second time, under another key; import it without --prefix, as before`)
+    expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'WEB-ADR-0001'])
+  })
+})
+
 describe('the folders a repository no longer has', () => {
   const stored = (folder: string, path: string) => ({ key: path, imported: { folder, path } }) as unknown as DecisionRecord
   const tree = new Set(['/r/docs/adr/0001-use-a.md', '/r/web/adr/0001-use-a.md', '/r/web/adr/0002-use-b.md'])

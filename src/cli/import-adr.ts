@@ -30,7 +30,9 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
 
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
   --prefix P   put P- before every key (and link) read, for a second folder whose records are
-               numbered like the first (a record never overwrites one imported from another file)
+               numbered like the first (a record never overwrites one imported from another file);
+               a folder is imported again as it was first, with that P or none: with another, its
+               records would be stored a second time, and nothing is stored (exit 1)
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
   --data DIR   the store to import into (default: the running service's, else
@@ -62,6 +64,66 @@ export function movedAway(root: string, names: readonly string[], known: readonl
   }
   return gone.slice(0, 20)
 }
+
+/** A record of the folder the store holds under another key than the one this import gives it: `as`, imported with `prefix` (null: none). */
+export interface KeptElsewhere {
+  key: string
+  as: string
+  path: string
+  prefix: string | null
+}
+
+/**
+ * The records read (`read`, their keys as the folder gives them) that the store holds from the
+ * same file of this folder (`names`: its name and those it had before; not `*\/PATH`, which may
+ * name another repository's folder of the same files until the import has compared them) under the key an import with another `--prefix`, or none, gave them:
+ * `ADR-0001` of `0001-use-x.md` stored as `WEB-ADR-0001` when the folder is imported with no
+ * prefix, or as `ADR-0001` when it is imported with `--prefix WEB`. Importing it so would store
+ * each a second time.
+ */
+export function keptUnderOtherKeys(
+  read: ReadonlyArray<{ key: string; origin: { path: string } }>,
+  prefix: string | undefined,
+  names: readonly string[],
+  stored: readonly DecisionRecord[],
+): KeptElsewhere[] {
+  const byFile = new Map<string, DecisionRecord[]>()
+  for (const d of stored) {
+    if (d.imported?.folder === undefined || !names.includes(d.imported.folder)) continue
+    byFile.set(d.imported.path, [...(byFile.get(d.imported.path) ?? []), d])
+  }
+  const kept: KeptElsewhere[] = []
+  for (const r of read) {
+    const key = prefix === undefined ? r.key : `${prefix}-${r.key}`
+    for (const d of byFile.get(r.origin.path) ?? []) {
+      if (d.key === key) continue
+      const before = d.key === r.key ? null : d.key.endsWith(`-${r.key}`) ? d.key.slice(0, -r.key.length - 1) : undefined
+      if (before === undefined || (before !== null && !PREFIX.test(before))) continue
+      kept.push({ key, as: d.key, path: r.origin.path, prefix: before })
+    }
+  }
+  return kept
+}
+
+/** What keptUnderOtherKeys found, said: the prefix the folder was imported with, and to import it so. */
+function otherPrefixSaid(dir: string, prefix: string | undefined, kept: readonly KeptElsewhere[]): string {
+  const flag = (p: string | null | undefined) => (p == null ? 'no --prefix' : `--prefix ${p}`)
+  const groups = new Map<string | null, KeptElsewhere[]>()
+  for (const k of kept) groups.set(k.prefix, [...(groups.get(k.prefix) ?? []), k])
+  const said = [...groups].map(([p, ks]) => {
+    const shown = ks.slice(0, 3).map((k) => `${k.as} of ${k.path}`).join(', ') + (ks.length > 3 ? `, and ${ks.length - 3} more` : '')
+    return `with ${flag(p)} (${shown})`
+  })
+  const [only] = groups.keys()
+  const advice = groups.size > 1 ? 'import it as one of those' : only === null ? 'import it without --prefix, as before' : `import it with --prefix ${only}, as before`
+  return (
+    `the records in ${dir} were imported before ${said.join(' and ')}: with ${flag(prefix)} each would be stored a second time, ` +
+    `under another key; ${advice}. Nothing stored`
+  )
+}
+
+/** What --prefix takes: a key's first character, then what a key holds (DecisionKeySchema). */
+const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/
 
 /**
  * A folder of records as imports name it (`imported.folder`), wherever the command runs: after its
@@ -138,7 +200,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   const prefix = values.prefix
   // A key starts with a letter or digit (DecisionKeySchema): with another first character every
   // record read would be refused, one by one, and the import would still end well.
-  if (prefix !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(prefix)) {
+  if (prefix !== undefined && !PREFIX.test(prefix)) {
     throw new UsageError(`--prefix takes letters, digits, ".", "_" and "-" (at most 40), starting with a letter or digit, not "${prefix}"`)
   }
   const prefixed = (key: string) => (prefix === undefined ? key : `${prefix}-${key}`)
@@ -221,7 +283,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       // The folders of this repository imported before that its working tree no longer has: this
       // one, moved (doc/adr → docs/adr), if their records are all here, as the import checks.
       let moved: string[] = []
-      if (root !== undefined) {
+      {
         const listed = await throughServiceOrLocal({
           method: 'GET',
           path: '/v1/decisions',
@@ -234,8 +296,18 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           whenNoStore: () => ({ decisions: [] }),
         })
         if (listed.status >= 400) return failure('import-adr', listed)
-        const names = [origin ?? (directory as string), ...(origin === undefined ? [] : [basename(root), directory as string, posix.basename(origin)])]
-        moved = movedAway(root, [...new Set(names)], [folder, ...aliases], (listed.body as { decisions: DecisionRecord[] }).decisions)
+        const stored = (listed.body as { decisions: DecisionRecord[] }).decisions
+        // The folder imported before with another --prefix (or none): its records would each be
+        // stored a second time, under a second key, rather than found unchanged (R-CON-6).
+        const elsewhere = keptUnderOtherKeys(reading.records, prefix, [folder, ...aliases], stored)
+        if (elsewhere.length > 0) {
+          process.stderr.write(printable(`decision-memory import-adr: ${otherPrefixSaid(dir, prefix, elsewhere)}`) + '\n')
+          return 1
+        }
+        if (root !== undefined) {
+          const names = [origin ?? (directory as string), ...(origin === undefined ? [] : [basename(root), directory as string, posix.basename(origin)])]
+          moved = movedAway(root, [...new Set(names)], [folder, ...aliases], stored)
+        }
       }
       const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
       const body = { records, files, logs, ...named }
