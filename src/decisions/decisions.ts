@@ -606,18 +606,26 @@ async function releaseFormerSuccessors(
  * A folder imported for the first time whose keys another folder's records hold is numbered like
  * that folder (a monorepo's second doc/adr): taking the records whose numbers happen to be free
  * would mix the two, and the --prefix the conflicts advise would then store those a second time.
+ * So is one whose keys decisions made over the API hold (an AXME Code folder's `D-001` beside the
+ * API's own `D-001`): the --prefix advised would store the others a second time, and import-adr
+ * refuses a folder imported before under another prefix.
  * Nothing of it is stored: every record is a conflict. A folder imported before goes on record by record.
  */
 function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | undefined {
-  const clashes = merges.filter((m) => m.merged.elsewhere !== undefined)
+  const made = (m: Merge) => m.merged.outcome === 'conflict' && m.stored !== undefined && m.stored.imported === null
+  const clashes = merges.filter((m) => m.merged.elsewhere !== undefined || made(m))
   const known = merges.some((m) => m.merged.outcome === 'updated' || m.merged.outcome === 'unchanged')
   if (clashes.length === 0 || known) return undefined
   const taken = clashes.map((m) => m.key).join(', ')
   // A folder the repository no longer has is no second folder to import beside it with --prefix.
   const belong = clashes.length === 1 ? 'belongs' : 'belong'
+  const whose = [
+    ...(clashes.some((m) => m.merged.elsewhere !== undefined) ? ["another folder's records"] : []),
+    ...(clashes.some(made) ? ['decisions not made by an import'] : []),
+  ].join(' and ')
   const advice = clashes.every((m) => m.movedAway === true)
     ? `${belong} to the records of a folder the repository no longer has (see their conflicts)`
-    : `${belong} to another folder's records; import this one with --prefix`
+    : `${belong} to ${whose}; import this one with --prefix`
   return merges.map(({ key, merged }) => ({
     key,
     message:

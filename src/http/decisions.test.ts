@@ -1734,8 +1734,24 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
     const fresh = await createTestApp()
     await fresh.call('POST', '/v1/decisions', decision({ key: 'D-001' }))
     const clash = await fresh.call('POST', '/v1/decisions/import', { records })
-    expect(clash.body.conflicts.map((c: any) => c.key)).toEqual(['D-001'])
+    expect(clash.body.conflicts.find((c: any) => c.key === 'D-001').message).toBe('D-001 exists and it was not created by an import; it is left as it is')
     expect((await fresh.call('GET', '/v1/decisions/D-001')).body.title).toBe('A decision')
+  })
+
+  it('stores nothing of a folder imported for the first time whose keys decisions made over the API hold, so that the --prefix it advises stores each record once', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001' }))
+    const { records } = await readAdrFolder(FIXTURES + 'decisions-md')
+    expect(records.length).toBeGreaterThan(1)
+    const clash = (await call('POST', '/v1/decisions/import', { records })).body
+    expect([clash.created, clash.updated, clash.unchanged]).toEqual([[], [], []])
+    expect(clash.conflicts.map((c: { key: string }) => c.key)).toEqual(records.map((r) => r.key))
+    expect(clash.conflicts[1].message).toBe(`${records[1]?.key} is not imported either: D-001 of this folder belongs to decisions not made by an import; import this one with --prefix`)
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string }) => d.key)).toEqual(['D-001'])
+    // As import-adr --prefix LOG sends them: each stored once, the API's D-001 left as it is.
+    const prefixed = records.map((r) => ({ ...r, key: `LOG-${r.key}`, supersedes: r.supersedes && `LOG-${r.supersedes}`, superseded_by: r.superseded_by && `LOG-${r.superseded_by}` }))
+    expect((await call('POST', '/v1/decisions/import', { records: prefixed })).body.created).toEqual(prefixed.map((r) => r.key))
+    expect((await call('GET', '/v1/decisions/D-001')).body.title).toBe('A decision')
   })
 
   it('drops a link to a decision the import does not write that does not name the record back, rather than leave it one-sided', async () => {
