@@ -1146,8 +1146,30 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         }
         report.missing = missingFiles(folders, records, options, byFolder)
         const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))
+        const fileOf = new Map(records.map((r) => [r.key, `${r.origin.path}:${r.origin.line}`]))
+        // The keys in use, and those the conflicts below are told to take, each its own.
+        const taken = [...(await tx.keys()), ...incoming]
         for (const { key, stored, merged } of merges) {
           report.warnings.push(...merged.warnings.map((message) => ({ key, message })))
+          if (merged.outcome === 'conflict' && stored?.imported === null) {
+            // A key a decision made over the API holds, met by a record of a folder imported before
+            // (its `D-0002` added to the log after the API gave `D-0002`, the number after the
+            // folder's `D-0001`, to a decision proposed without a key): the decision stays, and the
+            // record is said not imported with what to do, a key of its own in its file, free here.
+            const api = /^D-\d+$/.test(key)
+            const free = api ? nextKey(taken) : undefined
+            if (free !== undefined) taken.push(free)
+            report.conflicts.push({
+              key,
+              message:
+                `${key} exists and it was not created by an import` +
+                (api ? ' (a decision proposed over the API without a key is given the D- number after the highest in use, imported ones too)' : '') +
+                `; it is left as it is, and the record of ${fileOf.get(key)} is not imported: give it a key no decision holds in its file` +
+                (free === undefined ? '' : ` (${free} is free)`) +
+                ', and import again',
+            })
+            continue
+          }
           if (merged.outcome === 'conflict') {
             report.conflicts.push({ key, message: `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
             continue

@@ -1796,6 +1796,36 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
   })
 })
 
+describe('a log imported before whose next key the API gave a decision (R-CON-6, R-CON-1)', () => {
+  const section = (key: string, line: number) => ({
+    key, title: `Title of ${key}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: '2024-01-10',
+    origin: { path: 'DECISIONS.md', line, format: 'decisions-md', folder: 'acme/docs' },
+  })
+
+  it('leaves the API\'s decision as it is, and says the record is not imported and which key to give it in its file', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: [section('D-0001', 3)], folder: 'acme/docs', files: ['DECISIONS.md'] })
+    const made = await call('POST', '/v1/decisions', decision({}))
+    expect(made.body.key).toBe('D-0002')
+    // The log's own next section, written since, with the number it follows on with.
+    const again = (await call('POST', '/v1/decisions/import', { records: [section('D-0001', 3), section('D-0002', 9), section('D-0003', 15)], folder: 'acme/docs', files: ['DECISIONS.md'] })).body
+    expect([again.created, again.unchanged]).toEqual([['D-0003'], ['D-0001']])
+    expect(again.conflicts).toEqual([
+      {
+        key: 'D-0002',
+        message:
+          'D-0002 exists and it was not created by an import (a decision proposed over the API without a key is given the D- number after the highest in use, imported ones too); ' +
+          'it is left as it is, and the record of DECISIONS.md:9 is not imported: give it a key no decision holds in its file (D-0004 is free), and import again',
+      },
+    ])
+    expect((await call('GET', '/v1/decisions/D-0002')).body).toMatchObject({ title: 'A decision', imported: null })
+    // Given that key, it is imported, and the next import changes nothing.
+    const renumbered = [section('D-0001', 3), section('D-0004', 9), section('D-0003', 15)]
+    expect((await call('POST', '/v1/decisions/import', { records: renumbered, folder: 'acme/docs', files: ['DECISIONS.md'] })).body).toMatchObject({ created: ['D-0004'], conflicts: [] })
+    expect((await call('POST', '/v1/decisions/import', { records: renumbered, folder: 'acme/docs', files: ['DECISIONS.md'] })).body).toMatchObject({ created: [], updated: [], conflicts: [] })
+  })
+})
+
 describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
   const record = (key: string, extra: Record<string, unknown> = {}) => ({
     key, title: `Title of ${key}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: '2024-01-10',
