@@ -76,10 +76,10 @@ export interface KeptElsewhere {
 /**
  * The records read (`read`, their keys as the folder gives them) that the store holds from the
  * same file of this folder (`names`: its name and those it had before; not `*\/PATH`, which may
- * name another repository's folder of the same files until the import has compared them) under the key an import with another `--prefix`, or none, gave them:
- * `ADR-0001` of `0001-use-x.md` stored as `WEB-ADR-0001` when the folder is imported with no
- * prefix, or as `ADR-0001` when it is imported with `--prefix WEB`. Importing it so would store
- * each a second time.
+ * name another repository's folder of the same files until the import has compared them) under
+ * the key an import with another `--prefix`, or none, gave them: `ADR-0001` of `0001-use-x.md`
+ * stored as `WEB-ADR-0001` when the folder is imported with no prefix, or as `ADR-0001` when it is
+ * imported with `--prefix WEB`. Importing it so would store each a second time.
  */
 export function keptUnderOtherKeys(
   read: ReadonlyArray<{ key: string; origin: { path: string } }>,
