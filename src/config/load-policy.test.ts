@@ -735,6 +735,36 @@ describe('a policy file of its own (R-POL)', () => {
     expect(message).toBe([`${file}: invalid policy`, '  points.0.match.header (line 3): must not be blank', '  points.0.match.question (line 3): must not be blank'].join('\n'))
   })
 
+  it('refuses a term, static default or precondition of invisible marks alone as blank, as it refuses such a match rule', async () => {
+    // A zero-width space looks blank: a precondition of one said `Recommended when  — based on …`.
+    const file = write(
+      'invisible-words.yaml',
+      [
+        'sensitive_terms: ["secret", " \u2060\u00ad "]',
+        'default_precondition: "\u200b"',
+        'points:',
+        '  - key: database',
+        '    match: { header: "^database$" }',
+        '    static_default: "\u200b"',
+        '    precondition: "\u200e \u200b"',
+        '  - key: queue',
+        '    match: { header: "^queue$" }',
+        '    precondition: "\u200bthe queue is small"',
+        '',
+      ].join('\n'),
+    )
+    const message = await loadPolicy(file).catch((error: Error) => error.message)
+    expect(message).toBe(
+      [
+        `${file}: invalid policy`,
+        '  sensitive_terms.1 (line 1): must not be blank',
+        '  default_precondition (line 2): must not be blank',
+        '  points.0.static_default (line 6): must not be blank',
+        '  points.0.precondition (line 7): must not be blank',
+      ].join('\n'),
+    )
+  })
+
   it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
     const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
     expect(message).toContain('decay.alpha (line 2): at least 0, not -1')

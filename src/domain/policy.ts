@@ -4,7 +4,12 @@ import { nestedRepeat } from './nested-repeat'
 import { bareName } from './name-ends'
 import { TrimmedIdentifierSchema } from './observation'
 
-const nonBlank = z.string().regex(/\S/, 'must not be blank')
+/**
+ * A term, static default or precondition with something to show: not white space alone, nor
+ * invisible marks alone (a zero-width space, a word joiner: bareName, as a label's ends are read),
+ * which look blank, as a `match` rule of them is refused.
+ */
+const nonBlank = z.string().refine((text) => bareName(text) !== '', 'must not be blank')
 /**
  * A precondition, said within a sentence (`Recommended when <precondition> — based on …`): its white
  * space one space, none at its ends. A YAML block scalar (`precondition: |` or `>`), the way to
