@@ -48,7 +48,7 @@ export const ImportedDecisionSchema = z.strictObject(
       {
         path: ImportPathSchema,
         // Said, not left to int()'s own bound, which the OpenAPI document would not show.
-        line: z.number({ error: wrongTypeSaid('a line number, from 1') }).int().min(1).max(Number.MAX_SAFE_INTEGER),
+        line: z.number({ error: wrongTypeSaid('a line number: a whole number from 1') }).int().min(1).max(Number.MAX_SAFE_INTEGER),
         format: z.enum(ADR_FORMATS, { error: oneOfSaid }),
         /**
          * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside

@@ -67,9 +67,12 @@ export function jsonTypeOf(value: unknown): string {
  * to that branch's issues, which issuesOf names.
  */
 export function wrongTypeSaid(words: string, ofNull?: string) {
-  return (issue: { code?: string; input?: unknown; errors?: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[] }>> }): string | undefined => {
+  return (issue: { code?: string; input?: unknown; expected?: unknown; errors?: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[] }>> }): string | undefined => {
     if (issue.input === undefined || !(issue.code === 'invalid_type' || (issue.code === 'invalid_union' && noBranchTakes(issue.errors)))) return undefined
-    return `${words}, not ${jsonTypeOf(issue.input)}${issue.input === null && ofNull !== undefined ? `: ${ofNull}` : ''}`
+    // A whole-number field (`.int()`) given a fraction is given a number: said as the number it is,
+    // `…, not 2.5`, as a policy's is, not `…, not a number`, the very type it takes.
+    const sent = issue.expected === 'int' && typeof issue.input === 'number' ? String(issue.input) : jsonTypeOf(issue.input)
+    return `${words}, not ${sent}${issue.input === null && ofNull !== undefined ? `: ${ofNull}` : ''}`
   }
 }
 

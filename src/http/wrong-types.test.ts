@@ -101,7 +101,7 @@ const FIELDS: Array<[string, Record<string, unknown>, string, string, string[]?]
   ['/v1/decisions/import', IMPORT, 'records.0.date', 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z), or null when the record says none', ['a string', 'null']],
   ['/v1/decisions/import', IMPORT, 'records.0.origin', 'an origin: an object of path, line and format', ['an object']],
   ['/v1/decisions/import', IMPORT, 'records.0.origin.path', PATH],
-  ['/v1/decisions/import', IMPORT, 'records.0.origin.line', 'a line number, from 1', ['a number']],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin.line', 'a line number: a whole number from 1', ['a number']],
   ['/v1/decisions/import', IMPORT, 'records.0.origin.folder', PATH],
   ['/v1/decisions/import', IMPORT, 'records.0.origin.aliases', 'an array of folders', ['an array']],
   ['/v1/decisions/import', IMPORT, 'records.0.origin.aliases.0', PATH],
@@ -135,6 +135,16 @@ describe('a field sent as another JSON type is told what it takes, in the words 
       ['D-2', 'proposed'],
     ])
     expect((await call('POST', '/v1/recommendations', RECOMMENDATION)).body.observations).toBe(0)
+  })
+
+  it('a whole-number field is said to take a whole number, and a fraction sent there is named, not called a number', async () => {
+    const { call } = await createTestApp()
+    // `a line number, from 1, not a number` said of 2.5 that it was not the type it is.
+    for (const [line, sent] of [[2.5, '2.5'], [1.5e-300, '1.5e-300'], ['3', 'a string']] as const) {
+      const answer = await call('POST', '/v1/decisions/import', withAt(IMPORT, 'records.0.origin.line', line))
+      expect([line, answer.status, answer.body.error?.issues]).toEqual([line, 400, [{ path: 'records.0.origin.line', message: `a line number: a whole number from 1, not ${sent}` }]])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
   })
 
   it('a value none of the types of a union takes is told the union\'s words; an object of the right type, its field at fault', async () => {
