@@ -177,6 +177,8 @@ describe('a length limit is said as what the field takes and what was sent (R-SV
       ['POST', '/v1/decisions/import', { records: [{ ...record, origin: { ...origin, aliases: ['a', 'b', 'c', 'd', 'e'] } }] }, 'records.0.origin.aliases', 'at most 4 folders, not 5'],
       ['POST', '/v1/decisions/import', { records: [], folder: 'doc/adr', moved: Array.from({ length: 21 }, (_, i) => `m${i}`) }, 'moved', 'at most 20 folders, not 21'],
       ['POST', '/v1/decisions/import', { records: [{ ...record, origin: { ...origin, line: 0 } }] }, 'records.0.origin.line', 'at least 1, not 0'],
+      // Said once: the line's own bound and int()'s safe-integer bound, the same number, were two issues.
+      ['POST', '/v1/decisions/import', { records: [{ ...record, origin: { ...origin, line: 2 ** 53 } }] }, 'records.0.origin.line', 'at most 9007199254740991, not 9007199254740992'],
     ]
     for (const [method, path, body, field, message] of cases) {
       const answer = await call(method, path, body)

@@ -88,7 +88,9 @@ export function issuesOf(error: { issues: readonly unknown[] }, input?: unknown)
     }
   }
   visit(error.issues as ZodIssueLike[], [])
-  return out
+  // Each said once: a whole number's own bound and the safe-integer bound zod's int() adds are two
+  // issues of one field that read alike (`records.0.origin.line: at most 9007199254740991`, twice).
+  return out.filter((issue, i) => out.findIndex((other) => other.path === issue.path && other.message === issue.message) === i)
 }
 
 /**
