@@ -42,6 +42,9 @@ describe('sentOf', () => {
     expect(sentOf('a\u202eb\u009b2J\u007f')).toBe('"a\\u202eb\\u009b2J\\u007f"')
     expect(sentOf('\u001b[2J')).toBe('"\\u001b[2J"')
     expect(sentOf('\u202e'.repeat(101))).toBe(`"${'\\u202e'.repeat(100)}…" (101 characters)`)
+    // Nor the direction marks, which show nothing, nor the line and paragraph separators, at which a log viewer breaks the line.
+    expect(sentOf('must\u200f')).toBe('"must\\u200f"')
+    expect(sentOf('\u061c\u200ea\u2028b\u2029')).toBe('"\\u061c\\u200ea\\u2028b\\u2029"')
   })
 })
 

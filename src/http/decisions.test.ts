@@ -425,6 +425,9 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
       [{ constraints: [{ kind: ['must'], option: 'pg' }] }, 'constraints.0.kind', 'one of "must", "must_not", "prefer", "limit", not an array'],
       [{ key: `D-${'1'.repeat(129)}` }, 'key', 'at most 120 characters, not 131'],
       [{ enforce: 'x'.repeat(150) }, 'enforce', `one of "required", "advisory", not "${'x'.repeat(100)}…" (150 characters)`],
+      // Quoted with a direction mark or a line separator escaped: the first looked like "required", the second broke the log line.
+      [{ enforce: 'required\u200f' }, 'enforce', 'one of "required", "advisory", not "required\\u200f"'],
+      [{ enforce: 'must\u2028advisory' }, 'enforce', 'one of "required", "advisory", not "must\\u2028advisory"'],
     ]
     for (const [extra, path, message] of cases) {
       const refused = await call('POST', '/v1/decisions', decision(extra))
