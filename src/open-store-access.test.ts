@@ -6,7 +6,7 @@ import { tempDir } from '../test/support/temp-dir'
 // Run as root, the tests cannot meet a folder they may not enter, nor a file they may not write:
 // the calls on them fail as the kernel fails them for another account (test/support/barred-folder.ts),
 // and the account may be one with no name (a uid without a passwd entry) or with neither a name nor a uid.
-const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, notMine: undefined as string | undefined, unwritable: undefined as string | undefined, nameless: false }))
+const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, notMine: undefined as string | undefined, unwritable: undefined as string | undefined, nameless: false, username: undefined as string | undefined }))
 
 vi.mock('node:fs', async (importOriginal) => (await import('../test/support/barred-folder')).barredFs(await importOriginal(), faults))
 vi.mock('node:fs/promises', async (importOriginal) => (await import('../test/support/barred-folder')).barredFsPromises(await importOriginal(), faults))
@@ -16,7 +16,8 @@ vi.mock('node:os', async (importOriginal) => {
     ...real,
     userInfo: ((...args: Parameters<typeof real.userInfo>) => {
       if (faults.nameless) throw Object.assign(new Error('uv_os_get_passwd returned ENOENT (no such file or directory)'), { code: 'ERR_SYSTEM_ERROR' })
-      return real.userInfo(...args)
+      const info = real.userInfo(...args)
+      return faults.username === undefined ? info : { ...info, username: faults.username }
     }) as typeof real.userInfo,
   }
 })
@@ -29,6 +30,7 @@ afterEach(() => {
   faults.notMine = undefined
   faults.unwritable = undefined
   faults.nameless = false
+  faults.username = undefined
   vi.restoreAllMocks()
 })
 
@@ -133,10 +135,19 @@ describe('a store this account may not write, said with the account it runs as',
     await expect(markServedBy(dir, 'abc')).rejects.toThrow(
       new StoreOpenError(
         `cannot open the store in ${dir}: this account (${account}) may not write ${join(dir, SERVICE_FOLDER_FILE)} (EACCES): ` +
-          `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+          `a store made by another account, such as a first run as root, must be given to this one: chown -R -- ${account} ${dir}`,
       ),
     )
     expect(await readdir(dir)).toEqual([])
+  })
+
+  it('ends the chown\'s options before an account whose name starts with -, which chown would read as an option', async () => {
+    // `chown -R -alice DIR`: GNU chown reads -a as an option it does not have, and the account is not given the store.
+    faults.username = '-alice'
+    const dir = tempDir('dm-not-mine-')
+    faults.notMine = join(dir, SERVICE_FOLDER_FILE)
+    await expect(markServedBy(dir, 'abc')).rejects.toThrow(`: this account (-alice) may not write ${join(dir, SERVICE_FOLDER_FILE)} (EACCES): `)
+    await expect(markServedBy(dir, 'abc')).rejects.toThrow(new RegExp(`must be given to this one: chown -R -- -alice ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))
   })
 
   it('names the account by its uid where it has no name (a container\'s uid without a passwd entry)', async () => {

@@ -67,7 +67,7 @@ describe('openStores on a store this account may not write', () => {
     const account = userInfo().username
     expect((failure as Error).message).toBe(
       `cannot open the store in ${dir}: this account (${account}) may not write it (IO error: ${dir}/LOCK: ${words}): ` +
-        `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+        `a store made by another account, such as a first run as root, must be given to this one: chown -R -- ${account} ${dir}`,
     )
   })
 
@@ -80,7 +80,7 @@ describe('openStores on a store this account may not write', () => {
     await expect(openStores(dir)).rejects.toThrow(
       new StoreOpenError(
         `cannot open the store in ${dir}: this account (${account}) may not write it (EACCES: permission denied, mkdir '${dir}'): ` +
-          `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+          `a store made by another account, such as a first run as root, must be given to this one: chown -R -- ${account} ${dir}`,
       ),
     )
   })
@@ -96,7 +96,7 @@ describe('openStores on a store this account may not write', () => {
     await expect(openStores(link)).rejects.toThrow(
       new StoreOpenError(
         `cannot open the store in ${link}: this account (${account}) may not write it (IO error: ${link}/LOCK: Permission denied): ` +
-          `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+          `a store made by another account, such as a first run as root, must be given to this one: chown -R -- ${account} ${dir}`,
       ),
     )
   })
@@ -108,7 +108,7 @@ describe('openStores on a store this account may not write', () => {
     refuseOpen(`IO error: ${dir}/LOCK: Permission denied`)
     const account = userInfo().username
     const quoted = `'${dir.replace("'", "'\\''")}'`
-    await expect(openStores(dir)).rejects.toThrow(`must be given to this one: chown -R ${account} ${quoted}`)
+    await expect(openStores(dir)).rejects.toThrow(`must be given to this one: chown -R -- ${account} ${quoted}`)
   })
 
   it('says another IO error as LevelDB does, with no advice to chown', async () => {

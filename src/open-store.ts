@@ -439,7 +439,9 @@ function linkedFolder(dir: string): string {
  */
 function notThisAccounts(dir: string, what: string): string {
   const account = thisAccount()
-  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R ${shellWord(account)} ${shellWord(linkedFolder(dir))}`
+  // `--` ends chown's options (POSIX, and GNU, BSD and BusyBox chown alike): an account or folder
+  // named with a `-` first (`-alice`) was read as an option, which quoting does not prevent.
+  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R -- ${shellWord(account)} ${shellWord(linkedFolder(dir))}`
   return `cannot open the store in ${dir}: ${accountSaid(account)} may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: ${give}`
 }
 
