@@ -1780,12 +1780,26 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const nearStored = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_near'))
     expect(nearStored.map((o) => o.source)).toEqual(['auto-resolved'])
 
-    // No question it can plan (refused alone, or beside a text question): the call goes on as written, nothing printed.
+    // No question it can plan (refused alone, or beside a text question): the call goes on as
+    // written, no permission decision nor input of its own, but said to the user, as a question
+    // refused beside others it plans is (`{}` said nothing of why their memory did not help).
     const alone = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_alone' }
     alone.tool_input.questions = [twice]
-    expect(await call('POST', HOOK, alone)).toEqual({ status: 200, body: {} })
+    const leftSaid = (place: number) => `"${CHECKS}" (tool_input.questions.${place}.options.1: options 0 and 1 are both "Lint")`
+    expect(await call('POST', HOOK, alone)).toEqual({ status: 200, body: { systemMessage: `decision-memory left as written a question it could not take: ${leftSaid(0)}` } })
     alone.tool_input.questions = [{ question: 'Name the service?', header: 'Name', kind: 'text' }, twice]
-    expect(await call('POST', HOOK, alone)).toEqual({ status: 200, body: {} })
+    expect(await call('POST', HOOK, alone)).toEqual({ status: 200, body: { systemMessage: `decision-memory left as written a question it could not take: ${leftSaid(1)}` } })
+    // One option, or five, which AskUserQuestion does not take either; two such questions, each said.
+    const tier = claudeCodeFixture('pre-tool-use').tool_input.questions[0]
+    alone.tool_input.questions = [{ ...tier, options: [tier.options[0]] }]
+    expect((await call('POST', HOOK, alone)).body).toEqual({
+      systemMessage: `decision-memory left as written a question it could not take: "${TIER_QUESTION}" (tool_input.questions.0.options: at least 2 options, not 1)`,
+    })
+    alone.tool_input.questions = [twice, { ...tier, options: [...tier.options, { label: 'Tier XL' }, { label: 'Tier XXL' }] }]
+    expect((await call('POST', HOOK, alone)).body).toEqual({
+      systemMessage: `decision-memory left as written 2 questions it could not take: ${leftSaid(0)}; "${TIER_QUESTION}" (tool_input.questions.1.options: at most 4 options, not 5)`,
+    })
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_alone'))).toEqual([])
     // What is wrong with the whole call is refused as before: two questions of one text.
     const same = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_same' }
     same.tool_input.questions.push({ ...twice, question: TIER_QUESTION })

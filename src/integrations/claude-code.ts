@@ -827,6 +827,11 @@ function skippedMessage(skipped: readonly SkippedQuestion[], othersRecorded: boo
   return withinHookLimit(`decision-memory did not record ${what}${othersRecorded ? ", and recorded the call's other answers" : ''}: ${skippedSaid(skipped)}`)
 }
 
+/** The choice questions a PreToolUse left as written, and why: `left as written a question it could not take: "…" (…)`. */
+function leftAsWritten(refused: readonly SkippedQuestion[]): string {
+  return `left as written ${refused.length === 1 ? 'a question it could not take' : `${refused.length} questions it could not take`}: ${skippedSaid(refused)}`
+}
+
 /** A question's text as the user is shown it: one over the limit by its start, the fields named saying where it is. */
 function named(text: string): string {
   return characters(text) > QUESTION_NAMED ? `${leadingCharacters(text, QUESTION_NAMED - 1)}…` : text
@@ -1353,7 +1358,7 @@ export function preToolUseAnswer(
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
   // A choice question it could not take (its options refused) is among `others`, left as written: said, and why.
   const texts = others.length - refused.length
-  const leftAlone = refused.length === 0 ? [] : [`left as written ${refused.length === 1 ? 'a question it could not take' : `${refused.length} questions it could not take`}: ${skippedSaid(refused)}`]
+  const leftAlone = refused.length === 0 ? [] : [leftAsWritten(refused)]
   // Every choice answered, only text or number questions left: there is no order of its to tell of.
   const ordered =
     toAsk.length === 0
@@ -1523,8 +1528,10 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
       const path = pathInProject(payload, options)
       // A question the service cannot take is left as written, in its place, and said; the others planned.
       const taken = plannableQuestions(payload.tool_input, choices)
-      // None to plan: the call goes on as the agent wrote it, as one that changes nothing does.
-      if (taken.indices.length === 0 && taken.refused.length > 0) return {}
+      // None to plan: the call goes on as the agent wrote it, as one that changes nothing does, but
+      // said, as a question refused beside others it plans is: with no `ask`, there is no reason to
+      // say it in, and `{}` left the user wondering why their memory did not help.
+      if (taken.indices.length === 0 && taken.refused.length > 0) return { systemMessage: withinHookLimit(`decision-memory ${leftAsWritten(taken.refused)}`) }
       const { input, plan, shown } = await inPlaces(taken.indices, async () => {
         const input = parseWith(AskUserQuestionInputSchema, taken.value, 'tool_input')
         // A question keyed by hash asked as `POST /v1/plan` or `plan_questions` showed it, options
