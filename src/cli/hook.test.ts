@@ -1165,7 +1165,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
       const said =
         `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
-        `the events spooled for "bob" wait for a token that may act for that user\n` +
+        `the events spooled in ${spool} for "bob" wait for a token that may act for that user\n` +
         `decision-memory hook: cannot deliver the spool ${spool} (EISDIR): its events wait for a call that can; this call's event is sent all the same\n` +
         `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 503 without taking it; `
       await writeFile(spool, `${JSON.stringify(bob)}\n`, { mode: 0o600 })
@@ -1181,6 +1181,40 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       expect(asked).toEqual({ code: 0, stdout: '', stderr: `${said}${ASKED_AS_WRITTEN}\n` })
     })
   })
+  it('names the spool where a spooled event refused for its URL waits, when the drain could not count what it kept', async () => {
+    // alice's spooled event is answered 404 (a path in DECISION_MEMORY_URL) and kept; the drain then
+    // cannot write it back (a folder now where the spool was: EISDIR) and throws, having counted
+    // nothing. The line said `the events spooled wait for DECISION_MEMORY_URL to be mended`, where.
+    let requests = 0
+    let spoolNow = ''
+    const answer: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => {
+        requests += 1
+        const status = requests === 1 ? 404 : 503
+        const before = requests === 1 ? mkdir(spoolNow) : rm(spoolNow, { recursive: true, force: true })
+        void before.then(() => response.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"code":"no","message":"no"}}'))
+      })
+    }
+    await withStub('dm-hook-spool-404-unwritable-', answer, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      spoolNow = spool
+      const alice = { at: new Date(Date.now() - 60_000).toISOString(), user: 'alice', payload: claudeCodeFixture('session-start') }
+      await writeFile(spool, `${JSON.stringify(alice)}\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen).toEqual({
+        code: 0,
+        stdout: '',
+        stderr:
+          `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 404: is DECISION_MEMORY_URL the service's address, with no path?; ` +
+          `the events spooled in ${spool} wait for DECISION_MEMORY_URL to be mended\n` +
+          `decision-memory hook: cannot deliver the spool ${spool} (EISDIR): its events wait for a call that can; this call's event is sent all the same\n` +
+          `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 503 without taking it; spooled to ${spool}\n`,
+      })
+    })
+  })
+
   it('says what it held of the spooled events when ended by SIGTERM or SIGINT mid-drain (Claude Code ends a hook past its "timeout"), and loses none', async () => {
     // carol's event is refused for good (400), bob's two are refused 403, and alice's, behind them,
     // is never answered: Claude Code ends the hook there (an entry's "timeout" under its --budget).
@@ -1201,7 +1235,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
         expect(stderr, signal).toBe(
           `decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; not set aside in ${spool}.rejected, the hook ended first: the next call offers it again\n` +
             `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
-            `the events spooled for "bob" wait for a token that may act for that user\n` +
+            `the events spooled in ${spool} for "bob" wait for a token that may act for that user\n` +
             // Only SIGTERM is Claude Code's, past the entry's timeout; SIGINT is a Ctrl-C, no timeout to raise.
             `decision-memory hook: ended by ${signal} while delivering the spool ${spool}` +
             (signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms)` : '') +

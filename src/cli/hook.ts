@@ -624,12 +624,13 @@ async function deliverOrSpool(
    * (`forWhat`) what they wait for, as undeliveredWhy says it (`the 2 events spooled in FILE wait
    * for the next call`). Of a user refused 403, `user`: that user's events the drain kept for it,
    * `the event spooled in FILE for "bob" waits for …`, none of which are counted among the others
-   * (waiting). Without the count when the drain threw before counting them.
+   * (waiting). Without the count when the drain threw before counting them, the spool named all the same.
    */
   const spooledWaiting = (forWhat: string, user?: string) => () => {
     const count = !counted ? undefined : user === undefined ? waiting : (refusedOf.get(user) ?? 0)
     const whose = user === undefined ? '' : ` for ${JSON.stringify(user)}`
-    if (count === undefined || count === 0) return `the events spooled${whose} wait ${forWhat}`
+    // Uncounted (the drain threw, or a signal ended it), they are still the spool's, as its other lines name it.
+    if (count === undefined || count === 0) return `the events spooled in ${file}${whose} wait ${forWhat}`
     return count === 1 ? `the event spooled in ${file}${whose} waits ${forWhat}` : `the ${count} events spooled in ${file}${whose} wait ${forWhat}`
   }
   /**
