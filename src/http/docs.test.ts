@@ -29,10 +29,18 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
     )
   })
 
-  it('names the service it was fetched from as its server, by a relative URL that holds whatever host or port it is reached by', async () => {
+  it('names the service it was fetched from as its server, by a relative URL that holds whatever host, port or sub-path it is reached by', async () => {
     const { call } = await createTestApp()
     const { body } = await call('GET', '/openapi.json')
-    expect(body.servers).toEqual([{ url: '/', description: expect.any(String) }])
+    expect(body.servers).toEqual([{ url: expect.any(String), description: expect.any(String) }])
+    // Read against the document's URL, as OpenAPI and Swagger UI's Try it out read it, then the
+    // path appended: `/`, the host's root, left a proxy's sub-path, calling `https://host/v1/…`.
+    for (const prefix of ['', '/dm', '/a/b']) {
+      for (const origin of ['http://127.0.0.1:7420', 'https://host']) {
+        const server = new URL(body.servers[0].url, `${origin}${prefix}/openapi.json`).href.replace(/\/$/, '')
+        expect(`${server}/v1/recommendations`, `${origin}${prefix}`).toBe(`${origin}${prefix}/v1/recommendations`)
+      }
+    }
   })
 
   it('names the license package.json names, by its SPDX identifier', async () => {

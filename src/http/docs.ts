@@ -288,8 +288,12 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
     },
     // Relative: a client reads it against the URL it fetched the document from, whatever the host,
     // port or scheme the service is reached by (what OpenAPI assumes of a document without servers,
-    // said for the generators and linters that want one).
-    servers: [{ url: '/', description: 'The service this document was fetched from' }],
+    // said for the generators and linters that want one). `.`, the folder the document is in, not
+    // `/`, the host's root: behind a proxy that serves the service under a sub-path
+    // (`https://host/dm/openapi.json`), `/` made Try it out of /docs call `https://host/v1/…`,
+    // Swagger UI resolving it against the document's URL (swagger-client's buildOas3UrlWithContext)
+    // as OpenAPI says; `.` is `https://host/dm/` there, and the service's root at the root.
+    servers: [{ url: '.', description: 'The service this document was fetched from: the folder of its URL' }],
     // Swagger UI sends the token given to its Authorize dialog only where an operation requires the scheme.
     security: [{ bearer: [] }],
     tags: TAGS,
