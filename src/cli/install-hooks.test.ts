@@ -665,6 +665,19 @@ describe('install-hooks and "hooks": null', () => {
     )
     expect(await readFile(file, 'utf8')).toBe(before)
   })
+
+  it('writes nothing to a file with another event that is not a list (`"Stop": null`), which Claude Code skips whole too', async () => {
+    const { file } = await settingsFolder()
+    const before = JSON.stringify({ model: 'opus', hooks: { Stop: null } })
+    await writeFile(file, before)
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: ${file}: "hooks.Stop" is null, not a list: Claude Code skips a settings file with such a field whole ("Files with errors are skipped entirely"), ` +
+        'every setting in it, so hooks written there would never run; make it [] (no hooks) or take it out; nothing written\n',
+    )
+    expect(stdout).toBe('')
+    expect(await readFile(file, 'utf8')).toBe(before)
+  })
 })
 
 describe('install-hooks and the layout of a settings file', () => {

@@ -360,6 +360,24 @@ describe('mergeHooks', () => {
     expect(() => mergeHooks({ hooks: { SessionStart: null } }, COMMAND)).toThrow(/^"hooks.SessionStart" is null, not a list: .*; make it \[\] \(no hooks\) or take it out$/)
   })
 
+  it('refuses an event of another hook that is not a list, for which Claude Code skips the whole file too', () => {
+    // `/doctor`: `hooks.UserPromptSubmit: Expected array, but received null` (anthropics/claude-code#53643),
+    // a schema error, for which the file is skipped whole: merged beside it, our hooks would never run.
+    const stop = { type: 'command', command: 'notify-send done' }
+    for (const [value, what] of [[null, 'null'], [{ hooks: [stop] }, 'an object'], ['notify-send done', 'a string']] as const) {
+      const current = { model: 'opus', hooks: { Stop: value, PreToolUse: [] } }
+      for (const merge of [() => mergeHooks(current, COMMAND), () => mergeGuard(current, GUARD_COMMAND)]) {
+        expect(merge).toThrow(
+          new SettingsShapeError(
+            `"hooks.Stop" is ${what}, not a list: Claude Code skips a settings file with such a field whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; ` +
+              'make it [] (no hooks) or take it out',
+          ),
+        )
+      }
+    }
+    expect(() => mergeHooks({ hooks: { Stop: [{ hooks: [stop] }], UserPromptSubmit: [] } }, COMMAND)).not.toThrow()
+  })
+
   it('refuses a matcher that is not a string, under any event: Claude Code skips the whole file for it, and hooks added there would never run', () => {
     // Added beside it, said `added` and, our hook under it, told that "the one in a group that
     // runs for AskUserQuestion does its work": in a file Claude Code does not load, none does.

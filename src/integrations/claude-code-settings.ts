@@ -187,13 +187,21 @@ export function matcherCovers(matcher: unknown, tool: string): boolean {
   }
 }
 
-/** A copy of the settings to merge into, with their `hooks` object (made when there is none). */
+/**
+ * A copy of the settings to merge into, with their `hooks` object (made when there is none), each
+ * event in it a list: any event's, not ours alone (`"Stop": null`), since Claude Code skips the
+ * whole file for one that is not (`/doctor`: `hooks.UserPromptSubmit: Expected array, but received
+ * null`), our hooks merged beside it included.
+ */
 function copyWithHooks(current: unknown): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
   if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
   const settings: Record<string, unknown> = structuredClone(current)
   if (settings.hooks === undefined) settings.hooks = {}
   // `null` is no "no hooks" to Claude Code: its schema takes an object or none, as for a matcher.
   if (!isObject(settings.hooks)) throw notShaped('hooks', settings.hooks, 'an object', '{} (no hooks)')
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(groups)) throw notShaped(`hooks.${event}`, groups, 'a list', '[] (no hooks)')
+  }
   return { settings, hooks: settings.hooks as Record<string, unknown> }
 }
 
@@ -257,8 +265,8 @@ export function mergeHooks(current: unknown, command: string, budgetOf?: FlagRea
     .find((e): e is HookEntry & { command: string } => isObject(e) && typeof e.command === 'string' && e.command !== command && OURS.test(e.command))
   for (const { event, matcher, runsFor } of DECISION_MEMORY_HOOKS) {
     if (hooks[event] === undefined) hooks[event] = []
-    const groups = hooks[event]
-    if (!Array.isArray(groups)) throw notShaped(`hooks.${event}`, groups, 'a list', '[] (no hooks)')
+    // A list: copyWithHooks refuses settings with an event that is not.
+    const groups = hooks[event] as unknown[]
     // Only an entry in a group that runs for the tool is one: our command under `"matcher": "Bash"`
     // never sees a question, and updating it there would report a hook that does not run; nor
     // does a SessionStart under `"matcher": "compact"` see a session start.
@@ -583,8 +591,8 @@ export function mergeGuard(current: unknown, command: string, timeoutOf?: FlagRe
   }
   const { settings, hooks } = copyWithHooks(current)
   if (hooks.PreToolUse === undefined) hooks.PreToolUse = []
-  const groups = hooks.PreToolUse
-  if (!Array.isArray(groups)) throw notShaped('hooks.PreToolUse', groups, 'a list', '[] (no hooks)')
+  // A list: copyWithHooks refuses settings with an event that is not.
+  const groups = hooks.PreToolUse as unknown[]
   const changes: SettingsChange[] = []
   const kept = new Set<HookEntry>()
   const unguarded: string[] = []
