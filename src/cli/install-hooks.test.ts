@@ -559,6 +559,28 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     expect(stderr).toBe('')
   })
 
+  it('says a guard under another event than PreToolUse, which never denies a command there, for the user to remove', async () => {
+    // Under PostToolUse the command has already run; under Stop no command is asked of: the guard
+    // answers a PreToolUse payload alone, and lets any other pass at once. Nothing was said of it.
+    const { file } = await settingsFolder()
+    const guard = defaultHookCommand().replace(/ hook$/, ' guard')
+    const entry = { type: 'command', command: guard, timeout: 5 }
+    await writeFile(file, JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [entry] }], Stop: [{ hooks: [entry] }] } }))
+    const said = (where: string) =>
+      `decision-memory install-hooks: warning: the guard in ${file} under ${where} never denies a command: the guard answers a PreToolUse payload alone and lets any other pass at once, starting node there for nothing; `
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe(
+      `${said('PostToolUse ("matcher": "Bash")')}remove it, and run install-hooks --guard, which adds one under PreToolUse in a group that runs for Bash and PowerShell\n` +
+        `${said('Stop')}remove it, and run install-hooks --guard, which adds one under PreToolUse in a group that runs for Bash and PowerShell\n`,
+    )
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).toBe(
+      `${said('PostToolUse ("matcher": "Bash")')}remove it: the one under PreToolUse in a group that runs for Bash and PowerShell does its work\n` +
+        `${said('Stop')}remove it: the one under PreToolUse in a group that runs for Bash and PowerShell does its work\n`,
+    )
+  })
+
   it('says of a guard under a regex JavaScript cannot read that it runs for no tool', async () => {
     const { file } = await settingsFolder()
     const guard = defaultHookCommand().replace(/ hook$/, ' guard')

@@ -282,18 +282,26 @@ function warnOfDoubledHooks(settings: Record<string, unknown>, file: string): vo
 }
 
 /**
- * A guard entry in a group that runs for no shell command (strayGuards), said as a hook entry in
- * a group that runs for no question is (warnOfStrayHooks): the guard checks nothing there.
+ * A guard entry that never denies a command (strayGuards), said as a hook entry in a group that
+ * runs for no question is (warnOfStrayHooks): under PreToolUse in a group that runs for no shell
+ * command, it checks none there; under another event, it lets every payload pass.
  */
 function warnOfStrayGuards(settings: Record<string, unknown>, file: string): void {
   const shell = GUARDED_TOOLS.join(', ')
   const both = GUARDED_TOOLS.join(' and ')
-  for (const { matcher, noTool, guarded } of strayGuards(settings)) {
+  for (const { event, matcher, noTool, guarded } of strayGuards(settings)) {
+    const pre = event === 'PreToolUse'
+    // A regex JavaScript cannot read matches no tool: it starts nothing, but does nothing either.
+    const why = pre
+      ? `under "matcher": ${matcher} never runs for a shell command (${shell}), ` +
+        (noTool ? 'nor for any tool, a regex JavaScript cannot read matching none' : 'only for the tools that matcher names, starting node at each of their calls for nothing')
+      : `under ${event}${matcher === null ? '' : ` ("matcher": ${matcher})`} never denies a command: the guard answers a PreToolUse payload alone and lets any other pass at once` +
+        (noTool ? ', and a regex JavaScript cannot read matches none' : ', starting node there for nothing')
+    const where = `${pre ? '' : 'under PreToolUse '}in a group that runs for ${both}`
     process.stderr.write(
-      `decision-memory install-hooks: warning: the guard in ${file} under "matcher": ${matcher} never runs for a shell command (${shell}), ` +
-        (noTool ? 'nor for any tool, a regex JavaScript cannot read matching none' : 'only for the tools that matcher names, starting node at each of their calls for nothing') +
+      `decision-memory install-hooks: warning: the guard in ${file} ${why}` +
         // Without --guard, no group that runs for the shell tools may be there to do its work.
-        (guarded ? `; remove it: the one in a group that runs for ${both} does its work\n` : `; remove it, and run install-hooks --guard, which adds one in a group that runs for ${both}\n`),
+        (guarded ? `; remove it: the one ${where} does its work\n` : `; remove it, and run install-hooks --guard, which adds one ${where}\n`),
     )
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayHooks, wrappedScriptOf } from './claude-code-settings'
+import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, wrappedScriptOf } from './claude-code-settings'
 import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
@@ -303,6 +303,24 @@ describe('mergeHooks', () => {
       { event: 'PostToolUse', matcher: '"Ask|mcp__my-server__ask"', noTool: false },
     ])
     expect(strayHooks(mergeHooks({}, COMMAND).settings)).toEqual([])
+  })
+
+  it('names the guard entries that never deny a command: at PreToolUse for no shell tool, at any other event (strayGuards)', () => {
+    const guard = (matcher?: string) => ({ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command: GUARD_COMMAND }] })
+    const current = {
+      hooks: {
+        SessionStart: [guard()],
+        PreToolUse: [guard('AskUserQuestion'), guard('Bash')],
+        PostToolUse: [guard('Bash'), guard('(Bash'), { matcher: 'Bash', hooks: [{ type: 'command', command: COMMAND }] }],
+      },
+    }
+    expect(strayGuards(current)).toEqual([
+      { event: 'SessionStart', matcher: null, noTool: false, guarded: true },
+      { event: 'PreToolUse', matcher: '"AskUserQuestion"', noTool: false, guarded: true },
+      { event: 'PostToolUse', matcher: '"Bash"', noTool: false, guarded: true },
+      { event: 'PostToolUse', matcher: '"(Bash"', noTool: true, guarded: true },
+    ])
+    expect(strayGuards(mergeGuard(mergeHooks({}, COMMAND).settings, GUARD_COMMAND).settings)).toEqual([])
   })
 
   it('keeps our entry under a list of names with a `-`, which runs for AskUserQuestion: adds no group beside it', () => {

@@ -351,23 +351,27 @@ export function strayHooks(settings: Record<string, unknown>): Array<{ event: st
 }
 
 /**
- * The guard entries under PreToolUse in a group whose matcher runs for no shell tool (GUARDED_TOOLS:
- * `"matcher": "AskUserQuestion"`, pasted or moved there by hand): it checks no command there, and
- * starts node, for nothing, at every call of the tools it names; mergeGuard adds a group that runs
- * for the shell tools beside it (with --guard) and leaves it as it is. Only said, with the group's
- * matcher as JSON, and whether a guard in a group that runs for a shell tool is there (`guarded`).
+ * The guard entries that never deny a command: under PreToolUse in a group whose matcher runs for no
+ * shell tool (GUARDED_TOOLS: `"matcher": "AskUserQuestion"`, pasted or moved there by hand), where
+ * it checks no command, and under any other event (PostToolUse, when the command has already run;
+ * Stop), where the guard, which answers a PreToolUse payload alone, lets it pass at once; in both,
+ * it starts node, for nothing, each time its group runs. mergeGuard adds a group that runs for
+ * the shell tools (with --guard) and leaves these as they are. Only said, with the event, the
+ * group's matcher as JSON (null for a group without one, which runs for every tool: at PreToolUse
+ * no stray), and whether a guard in a PreToolUse group that runs for a shell tool is there (`guarded`).
  */
-export function strayGuards(settings: Record<string, unknown>): Array<{ matcher: string; noTool: boolean; guarded: boolean }> {
+export function strayGuards(settings: Record<string, unknown>): Array<{ event: string; matcher: string | null; noTool: boolean; guarded: boolean }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
-  const groups = (Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : []).filter(
-    (g): g is MatcherGroup & { hooks: unknown[] } => isObject(g) && Array.isArray(g.hooks),
-  )
+  const groupsOf = (event: string) =>
+    (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).filter((g): g is MatcherGroup & { hooks: unknown[] } => isObject(g) && Array.isArray(g.hooks))
   const holdsGuard = (g: { hooks: unknown[] }) => g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS_GUARD.test(e.command))
   const forShell = (g: MatcherGroup) => GUARDED_TOOLS.some((tool) => matcherCovers(g.matcher, tool))
-  const guarded = groups.some((g) => forShell(g) && holdsGuard(g))
-  return groups
-    .filter((g) => !forShell(g) && holdsGuard(g))
-    .map((g) => ({ matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher), guarded }))
+  const guarded = groupsOf('PreToolUse').some((g) => forShell(g) && holdsGuard(g))
+  return Object.keys(hooks).flatMap((event) =>
+    groupsOf(event)
+      .filter((g) => holdsGuard(g) && (event !== 'PreToolUse' || !forShell(g)))
+      .map((g) => ({ event, matcher: typeof g.matcher === 'string' ? JSON.stringify(g.matcher) : null, noTool: matchesNoTool(g.matcher), guarded })),
+  )
 }
 
 /**
