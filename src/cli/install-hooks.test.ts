@@ -637,6 +637,53 @@ describe('install-hooks and our hook in two groups that both run for it', () => 
   })
 })
 
+describe('install-hooks and our hook with another user at some of its events', () => {
+  // `--user alice` under "*" at SessionStart and PostToolUse, none at PreToolUse: each event was
+  // written on with its own, one install recording for alice and planning for `default`.
+  const mixed = () => ({
+    hooks: {
+      SessionStart: [{ matcher: '*', hooks: [{ type: 'command', command: 'npx decision-memory hook --user alice', timeout: 5 }] }],
+      PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'npx decision-memory hook', timeout: 5 }] }],
+      PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'npx decision-memory hook --user alice', timeout: 5 }] }],
+    },
+  })
+
+  it('writes nothing, naming the commands and their events, and says to give the one meant with --command', async () => {
+    const { file } = await settingsFolder()
+    const before = JSON.stringify(mixed())
+    await writeFile(file, before)
+    const command = defaultHookCommand()
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: ${file}: decision-memory's hook holds 2 different commands at its events (SessionStart, PostToolUse: ${command} --user alice; PreToolUse: ${command}): ` +
+        'updated each with its own, one install would plan and record for more than one user or service; give the one you mean with --command, which every event is then written with, or edit them to one; nothing written\n',
+    )
+    expect(stdout).toBe('')
+    expect(await readFile(file, 'utf8')).toBe(before)
+  })
+
+  it('writes the command given at every event, and says what they held', async () => {
+    const { file } = await settingsFolder()
+    await writeFile(file, JSON.stringify(mixed()))
+    const command = `${defaultHookCommand()} --user alice`
+    expect(await installHooksCommand(['--file', file, '--command', command])).toBe(0)
+    const hooks = JSON.parse(await readFile(file, 'utf8')).hooks
+    expect(['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => hooks[event].map((g: { hooks: Array<{ command: string }> }) => g.hooks[0]?.command))).toEqual([[command], [command], [command]])
+    // The same command as given, with none of theirs: said, once.
+    await writeFile(file, JSON.stringify(mixed()))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--command', defaultHookCommand()])).toBe(0)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: note: ${file} held decision-memory's hook with 2 different commands at its events (SessionStart, PostToolUse: ${defaultHookCommand()} --user alice; PreToolUse: ${defaultHookCommand()}): ` +
+        'every event now runs --command as given, without the flags and variables of any of them\n',
+    )
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stdout).toContain(`${file} already has every hook; nothing written`)
+    expect(stderr).toBe('')
+  })
+})
+
 describe('install-hooks and our hook in the other settings file Claude Code reads', () => {
   it('notes the user\'s settings holding it with another command, naming that file, and not with the same one', async () => {
     const home = process.env.HOME as string

@@ -5,7 +5,7 @@ import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
-import { doubledHooks, GUARD_START_MS, guardCommandOf, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
@@ -417,6 +417,11 @@ async function noteHooksBeside(settings: Record<string, unknown>, file: string):
   }
 }
 
+/** Our hook's commands at its events, as said: `SessionStart, PostToolUse: node … hook --user alice; PreToolUse: node … hook`, a token's value not repeated. */
+function heldSaid(held: HeldCommands): string {
+  return held.map(({ command, events }) => `${events.join(', ')}: ${shownCommand(command)}`).join('; ')
+}
+
 /** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
 export async function installHooksCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -478,14 +483,15 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   try {
     const read = await readSettings(file)
     layout = read.layout
-    merged = mergeHooks(read.settings, command, hookBudgetMs)
+    // Given, the command is written at every event where they held different users or services.
+    merged = mergeHooks(read.settings, command, hookBudgetMs, values.command !== undefined)
     if (values.guard === true) {
       // From the hook command as written, which keeps the variables an earlier install set before
       // it (`DECISION_MEMORY_URL=…`): the guard must ask the same service.
       const written = merged.changes.find((c) => c.event === 'PreToolUse')?.command ?? command
       const besideWritten = guardCommandOf(written)
       const guarded = mergeGuard(merged.settings, besideWritten ?? (guardCommandOf(command) as string), guardTimeoutMs)
-      merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
+      merged = { ...merged, settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
       // A hook kept inside quotes of the user's own gives no guard command: the one added is the
       // default's, without what the wrapper sets for the service (asked of another, or refused);
       // not so when it copies a guard already there for Bash (mergeGuard), which sets them itself.
@@ -496,6 +502,12 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       }
     }
   } catch (error) {
+    if (error instanceof DifferingHooksError) {
+      return fail(
+        `${file}: decision-memory's hook holds ${error.held.length} different commands at its events (${heldSaid(error.held)}): updated each with its own, one install would plan and record for more than one user or service; ` +
+          'give the one you mean with --command, which every event is then written with, or edit them to one; nothing written',
+      )
+    }
     if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
     const code = (error as NodeJS.ErrnoException).code
     if (code === undefined) throw error
@@ -517,6 +529,12 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     for (const change of merged.changes) {
       const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
       out.write(`${change.action.padEnd(9)} ${where}: ${shownCommand(change.command)}\n`)
+    }
+    if (merged.differing.length > 0) {
+      process.stderr.write(
+        `decision-memory install-hooks: note: ${file} held decision-memory's hook with ${merged.differing.length} different commands at its events (${heldSaid(merged.differing)}): ` +
+          `every event ${values['dry-run'] === true ? 'would run' : 'now runs'} --command as given, without the flags and variables of any of them\n`,
+      )
     }
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
     warnOfGoneWrapped(merged.changes.map((c) => c.command), file)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, wrappedScriptOf } from './claude-code-settings'
+import { DifferingHooksError, guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, wrappedScriptOf } from './claude-code-settings'
 import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
@@ -55,31 +55,33 @@ describe('mergeHooks', () => {
   })
 
   it('moves an earlier entry to the new command keeping the flags and variables the user set around it', () => {
-    const current = {
-      hooks: {
-        SessionStart: [{ hooks: [{ type: 'command', command: 'npx decision-memory hook --user alice', timeout: 5 }] }],
-        PreToolUse: [
-          { matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'DECISION_MEMORY_USER=alice DECISION_MEMORY_URL="http://127.0.0.1:7421" node "/old/bin/decision-memory.js" hook', timeout: 5 }] },
-        ],
-        PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user alice --spool /srv/spool.ndjson`, timeout: 5 }] }],
-      },
+    const atEvery = (command: string) => ({
+      hooks: Object.fromEntries(
+        ['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => [
+          event,
+          [{ ...(event === 'SessionStart' ? {} : { matcher: 'AskUserQuestion' }), hooks: [{ type: 'command', command, timeout: 5 }] }],
+        ]),
+      ),
+    })
+    type Hooks = Record<string, Array<{ hooks: Array<{ command: string }> }>>
+    for (const [earlier, moved, action] of [
+      ['npx decision-memory hook --user alice', `${COMMAND} --user alice`, 'updated'],
+      ['DECISION_MEMORY_USER=alice DECISION_MEMORY_URL="http://127.0.0.1:7421" node "/old/bin/decision-memory.js" hook', `DECISION_MEMORY_USER=alice DECISION_MEMORY_URL="http://127.0.0.1:7421" ${COMMAND}`, 'updated'],
+      // This command already, its flags the user's.
+      [`${COMMAND} --user alice --spool /srv/spool.ndjson`, `${COMMAND} --user alice --spool /srv/spool.ndjson`, 'unchanged'],
+    ] as const) {
+      const { settings, changes } = mergeHooks(atEvery(earlier), COMMAND)
+      const hooks = settings.hooks as Hooks
+      expect(['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => hooks[event]?.[0]?.hooks[0]?.command)).toEqual([moved, moved, moved])
+      // What is printed is what is written.
+      expect(changes.map((c) => [c.action, c.command])).toEqual([
+        [action, moved],
+        [action, moved],
+        [action, moved],
+      ])
+      // Run again, it changes nothing.
+      expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
     }
-    const { settings, changes } = mergeHooks(current, COMMAND)
-    const hooks = settings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>
-    const commands = ['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => hooks[event]?.[0]?.hooks[0]?.command)
-    expect(commands).toEqual([
-      `${COMMAND} --user alice`,
-      `DECISION_MEMORY_USER=alice DECISION_MEMORY_URL="http://127.0.0.1:7421" ${COMMAND}`,
-      `${COMMAND} --user alice --spool /srv/spool.ndjson`,
-    ])
-    // What is printed is what is written; the third was this command already, its flags the user's.
-    expect(changes.map((c) => [c.action, c.command])).toEqual([
-      ['updated', commands[0]],
-      ['updated', commands[1]],
-      ['unchanged', commands[2]],
-    ])
-    // Run again, it changes nothing.
-    expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
     // A value is kept as sh reads it, escaped or quoted in part; `env` before them is kept too.
     // A command substitution or parameter expansion is one word however many blanks it holds.
     for (const head of [
@@ -94,7 +96,7 @@ describe('mergeHooks', () => {
       'DECISION_MEMORY_PORT=$((7400 + 21)) ',
     ]) {
       const moved = mergeHooks({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `${head}npx decision-memory hook` }] }] } }, COMMAND)
-      expect((moved.settings.hooks as typeof hooks).SessionStart?.[0]?.hooks[0]?.command).toBe(`${head}${COMMAND}`)
+      expect((moved.settings.hooks as Hooks).SessionStart?.[0]?.hooks[0]?.command).toBe(`${head}${COMMAND}`)
     }
     // An event added beside an earlier entry (an install of before SessionStart) gets its flags, and its
     // timeout when longer than a new entry's: with 5 s for its --budget of 8000, it was warned of at once.
@@ -107,8 +109,56 @@ describe('mergeHooks', () => {
     const short = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user bob`, timeout: 3 }] }] } }
     expect((mergeHooks(short, COMMAND).settings.hooks as typeof started).SessionStart?.[0]?.hooks[0]?.timeout).toBe(5)
     // A command given with flags of its own (--command) replaces the earlier one's.
-    const given = mergeHooks(current, `${COMMAND} --user bob`).settings.hooks as typeof hooks
+    const given = mergeHooks(atEvery(`${COMMAND} --user alice`), `${COMMAND} --user bob`).settings.hooks as Hooks
     expect(given.PostToolUse?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user bob`)
+  })
+
+  it('leaves one user and service at every event: refuses entries that differ there, unless the command is given', () => {
+    // `--user alice` at SessionStart and PostToolUse, none at PreToolUse: each event was moved on
+    // with its own, one install planning for `default` and recording for alice.
+    const alice = { type: 'command', command: 'node /old/bin/decision-memory.js hook --user alice', timeout: 5 }
+    const mixed = {
+      hooks: {
+        SessionStart: [{ matcher: '*', hooks: [{ ...alice }] }],
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'node /old/bin/decision-memory.js hook', timeout: 5 }] }],
+        PostToolUse: [{ matcher: '*', hooks: [{ ...alice }] }],
+      },
+    }
+    expect(() => mergeHooks(mixed, COMMAND)).toThrow(DifferingHooksError)
+    try {
+      mergeHooks(mixed, COMMAND)
+    } catch (error) {
+      expect((error as DifferingHooksError).held).toEqual([
+        { command: `${COMMAND} --user alice`, events: ['SessionStart', 'PostToolUse'] },
+        { command: COMMAND, events: ['PreToolUse'] },
+      ])
+    }
+    // Given (--command), it is written at every event as it is, and what they held is said.
+    const given = mergeHooks(mixed, COMMAND, undefined, true)
+    expect(given.changes.map((c) => [c.event, c.action, c.command])).toEqual([
+      ['SessionStart', 'updated', COMMAND],
+      ['PreToolUse', 'updated', COMMAND],
+      ['PostToolUse', 'updated', COMMAND],
+    ])
+    expect(given.differing).toHaveLength(2)
+    expect(mergeHooks(given.settings, COMMAND).differing).toEqual([])
+    // Of two at an event, the one held at the others is kept there, and given to the event added;
+    // with flags of its own, the command replaces them all.
+    const doubled = {
+      hooks: {
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'node /old/bin/decision-memory.js hook', timeout: 5 }] }, { matcher: '*', hooks: [{ ...alice }] }],
+        PostToolUse: [{ matcher: '*', hooks: [{ ...alice }] }],
+      },
+    }
+    expect(mergeHooks(doubled, COMMAND).changes.map((c) => [c.event, c.matcher, c.action, c.command])).toEqual([
+      ['SessionStart', null, 'added', `${COMMAND} --user alice`],
+      ['PreToolUse', '*', 'updated', `${COMMAND} --user alice`],
+      ['PostToolUse', '*', 'updated', `${COMMAND} --user alice`],
+    ])
+    expect(mergeHooks(mixed, `${COMMAND} --user bob`).changes.map((c) => c.command)).toEqual([`${COMMAND} --user bob`, `${COMMAND} --user bob`, `${COMMAND} --user bob`])
+    // A longer --budget at one event, which keeps the agent waiting at a question, is the same user and service.
+    const budgets = { hooks: { ...mixed.hooks, PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ ...alice, command: `${alice.command} --budget '5000'`, timeout: 6 }] }] } }
+    expect(mergeHooks(budgets, COMMAND).changes.map((c) => c.command)).toEqual([`${COMMAND} --user alice`, `${COMMAND} --user alice --budget '5000'`, `${COMMAND} --user alice`])
   })
 
   it('does not repeat the variables a command sets itself before an earlier one that set them, however often it is run', () => {

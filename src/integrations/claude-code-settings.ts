@@ -241,13 +241,40 @@ function matcherNotText(hooks: Record<string, unknown>): { path: string; what: s
   return undefined
 }
 
+/** Our hook's commands at the events mergeHooks writes, each with the events whose groups hold it. */
+export type HeldCommands = Array<{ command: string; events: string[] }>
+
+/**
+ * Settings whose hook entries, at the events mergeHooks writes, would keep different commands, no
+ * one of them (its `--budget` aside) held at every event (`hook --user alice` at SessionStart and
+ * PostToolUse, `hook` at PreToolUse; another variable before it, another checkout): written on,
+ * one install would plan for one user or service and record for another. Refused, unless the
+ * command was given (--command), which is then written at every event. `held`: each command as it
+ * would be written, with its events.
+ */
+export class DifferingHooksError extends Error {
+  constructor(readonly held: HeldCommands) {
+    super(`decision-memory's hook would keep ${held.length} different commands at the events install-hooks writes`)
+    this.name = 'DifferingHooksError'
+  }
+}
+
 /**
  * Merges decision-memory's hooks into Claude Code settings without clobbering them: every other
  * key, event and hook is kept; an entry of an earlier install (another path) gets the new command;
  * either, or one already running `command`, gets the fields a new entry has where it lacks them
- * (`type`, `timeout`), and keeps those it has. Pure: returns new settings and the changes.
+ * (`type`, `timeout`), and keeps those it has. Every event ends with one user and service, the
+ * same command but for its `--budget`: the one an entry at each event would be moved to
+ * (movedCommand, keeping the flags and variables the user set), `command` first among several;
+ * where none is at every event, `command` as given when `given` (--command; what they held is
+ * said in `differing`), else DifferingHooksError. Pure: returns new settings and the changes.
  */
-export function mergeHooks(current: unknown, command: string, budgetOf?: FlagReader): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+export function mergeHooks(
+  current: unknown,
+  command: string,
+  budgetOf?: FlagReader,
+  given = false,
+): { settings: Record<string, unknown>; changes: SettingsChange[]; differing: HeldCommands } {
   const needs = (hook: string) => (budgetOf === undefined ? undefined : hookBudgetOf(hook, budgetOf))
   const { settings, hooks } = copyWithHooks(current)
   const notText = matcherNotText(hooks)
@@ -258,34 +285,73 @@ export function mergeHooks(current: unknown, command: string, budgetOf?: FlagRea
     )
   }
   const changes: SettingsChange[] = []
-  // An entry of an earlier install under any event: an event it lacks gets the flags and variables
-  // the user set there (`--user alice`), not the bare command, which would be another user's.
+  // An entry of an earlier install under any event, in a group that runs for it or not: with none
+  // that does, an event gets the flags and variables the user set there (`--user alice`), not the
+  // bare command, which would be another user's.
   const installed = DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []))
     .flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : []))
     .find((e): e is HookEntry & { command: string } => isObject(e) && typeof e.command === 'string' && e.command !== command && OURS.test(e.command))
-  for (const { event, matcher, runsFor } of DECISION_MEMORY_HOOKS) {
+  const ours = DECISION_MEMORY_HOOKS.map(({ event, matcher, runsFor }) => {
     if (hooks[event] === undefined) hooks[event] = []
     // A list: copyWithHooks refuses settings with an event that is not.
     const groups = hooks[event] as unknown[]
     // Only an entry in a group that runs for the tool is one: our command under `"matcher": "Bash"`
     // never sees a question, and updating it there would report a hook that does not run; nor
-    // does a SessionStart under `"matcher": "compact"` see a session start.
+    // does a SessionStart under `"matcher": "compact"` see a session start. Each with the command
+    // it would be moved to, keeping the flags and variables the user set around it (movedCommand).
     const entries = (groups as MatcherGroup[]).flatMap((g) =>
       isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, runsFor)
-        ? g.hooks.filter(isObject).map((e) => ({ e: e as HookEntry, group: g.matcher }))
+        ? g.hooks
+            .filter((e): e is HookEntry & { command: string } => isObject(e) && typeof e.command === 'string' && (e.command === command || OURS.test(e.command)))
+            .map((e) => {
+              const moved = e.command === command ? command : movedCommand(e.command, command)
+              return { e, group: g.matcher, moved, key: budgetAside(moved) }
+            })
         : [],
     )
+    return { event, matcher, groups, entries }
+  })
+  // One user and service at every event: a command held at each event that holds ours (`--budget`
+  // aside, which may be longer for a PreToolUse, keeping the agent waiting at a question), `command`
+  // first (one of two there, beside `--user alice`, is doubledHooks's to say). Chosen event by
+  // event, SessionStart and PostToolUse would keep `hook --user alice` and PreToolUse `hook`: one
+  // install planning for one user and recording for another.
+  const held = ours.filter((o) => o.entries.length > 0)
+  const common = [...new Set(held[0]?.entries.map((x) => x.key))].filter((key) => held.every((o) => o.entries.some((x) => x.key === key)))
+  const key = common.includes(budgetAside(command)) ? budgetAside(command) : common[0]
+  let differing: HeldCommands = []
+  if (held.length > 0 && key === undefined) {
+    differing = heldCommands(held)
+    if (!given) throw new DifferingHooksError(differing)
+  }
+  // The entry an event is found at: of that user and service, `command` itself first.
+  const pick = <T extends { e: HookEntry; moved: string; key: string }>(entries: readonly T[]): T | undefined =>
+    key === undefined
+      ? (entries.find(({ e }) => e.command === command) ?? entries[0])
+      : (entries.find((x) => x.key === key && x.moved === command) ?? entries.find((x) => x.key === key))
+  // What an event added runs: the command held at the others, with their flags (and the timeout
+  // of the entry it is taken from, which those may need); with none held, an earlier install's in
+  // a group that runs for no event of it; where they differ (given), `command`.
+  const adding =
+    held.length > 0
+      ? key === undefined
+        ? undefined
+        : pick(held.flatMap((o) => o.entries))
+      : installed === undefined
+        ? undefined
+        : { e: installed, moved: movedCommand(installed.command, command) }
+  for (const { event, matcher, groups, entries } of ours) {
     const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
-    const found = entries.find(({ e }) => e.command === command) ?? entries.find(({ e }) => typeof e.command === 'string' && OURS.test(e.command))
+    const found = pick(entries)
     if (found !== undefined) {
       const earlier = found.e
       // Said with the matcher of the group it is in (`""`, `*`, `AskUserQuestion|Bash`), not ours.
       // SessionStart's matcher names how a session starts (`startup`, `resume`), not a tool.
       const every = matcher === undefined ? '' : ', every tool'
       const said = typeof found.group !== 'string' ? (matcher === undefined ? null : 'none, every tool') : found.group === '' ? `""${every}` : found.group
-      const change = { event, matcher: said, command }
-      // The command keeps the flags and variables the user set around the earlier one (movedCommand).
-      if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command)
+      // The command keeps the flags and variables the user set around the earlier one
+      // (movedCommand); where the events differ in whose they are, it is `command` as given.
+      if (key !== undefined) entry.command = found.moved
       entry.timeout = addedTimeout(undefined, needs(entry.command))
       // The fields a new entry has, where it lacks them (the timeout, to an install of before it
       // was written, or one pasted without it); what is there, set by the user, is kept.
@@ -293,17 +359,41 @@ export function mergeHooks(current: unknown, command: string, budgetOf?: FlagRea
         field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined,
       )
       for (const [field, value] of missing) earlier[field] = value
-      changes.push({ ...change, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
+      changes.push({ event, matcher: said, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
       continue
     }
-    if (installed !== undefined) entry.command = movedCommand(installed.command, command)
+    entry.command = adding?.moved ?? command
     // Its flags moved, its timeout too (`--budget 8000` under 10 s), or what they need.
-    entry.timeout = addedTimeout(installed !== undefined && entry.command !== command ? installed.timeout : undefined, needs(entry.command))
+    entry.timeout = addedTimeout(adding !== undefined && entry.command !== command ? adding.e.timeout : undefined, needs(entry.command))
     const group: MatcherGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] }
     groups.push(group)
     changes.push({ event, matcher: matcher ?? null, command: entry.command, action: 'added' })
   }
-  return { settings, changes }
+  return { settings, changes, differing }
+}
+
+/**
+ * A hook's command without its `--budget` (`--budget 8000`, `--budget=8000`, quoted or not): what
+ * tells whose choices it sends, and to which service. Only compared, never written.
+ */
+function budgetAside(command: string): string {
+  const found = OURS.exec(command)
+  if (found === null) return command
+  const from = found.index + found[0].length
+  return command.slice(0, from) + command.slice(from).replace(/\s+--budget(?:=|\s+)(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s;&|<>()'"]+)/g, '')
+}
+
+/** Each command the entries held would be written with, with the events that hold it, in the order first held. */
+function heldCommands(held: ReadonlyArray<{ event: string; entries: ReadonlyArray<{ moved: string }> }>): HeldCommands {
+  const found = new Map<string, string[]>()
+  for (const { event, entries } of held) {
+    for (const { moved } of entries) {
+      const events = found.get(moved) ?? []
+      if (!events.includes(event)) events.push(event)
+      found.set(moved, events)
+    }
+  }
+  return [...found].map(([command, events]) => ({ command, events }))
 }
 
 /**
