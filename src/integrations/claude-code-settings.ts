@@ -247,7 +247,7 @@ export type HeldCommands = Array<{ command: string; events: string[] }>
 /**
  * Settings whose hook entries, at the events mergeHooks writes, would keep different commands, no
  * one of them (its `--budget` aside) held at every event (`hook --user alice` at SessionStart and
- * PostToolUse, `hook` at PreToolUse; another variable before it, another checkout): written on,
+ * PostToolUse, `hook` at PreToolUse; another variable before it, another --spool): written on,
  * one install would plan for one user or service and record for another. Refused, unless the
  * command was given (--command), which is then written at every event. `held`: each command as it
  * would be written, with its events.
