@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -45,6 +45,20 @@ describe('decision-memory forget --spool', () => {
     const left = await readFile(spool, 'utf8')
     expect(left).not.toContain('"bob"')
     expect(left).toContain('"carol"')
+  })
+})
+
+describe('decision-memory forget, a capture set aside with its user in doubt', () => {
+  it('counts among the user\'s events one the hook\'s flags named the user for (--usr bob), set aside under "default"', async () => {
+    const folder = tempDir('dm-forget-doubt-')
+    const spool = join(folder, 'spool.ndjson')
+    const aside = (user: string, named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user, payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
+    await writeFile(`${spool}.rejected`, aside('default', ['bob']) + aside('default', ['carol']))
+    const data = tempDir('dm-forget-store-')
+    const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', data, '--spool', spool]))
+    expect(code).toBe(0)
+    expect(stdout).toBe('forgot bob: 0 entries deleted, 1 spooled hook event removed\n')
+    expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(aside('default', ['carol']))
   })
 })
 

@@ -10,7 +10,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
 
   Deletes everything held about USER: observations, sessions, every index and aggregate, and
   the hook events of USER waiting in this machine's spool ($DECISION_MEMORY_SPOOL) or set aside
-  in its .rejected file. It cannot be undone (export first); --yes says you mean it. On the store
+  in its .rejected file, a capture set aside there with its user in doubt included when the hook's
+  flags named USER (--usr USER). It cannot be undone (export first); --yes says you mean it. On the store
   in --data when given, else through the running service, else $DECISION_MEMORY_DATA or ./data
   (\`decision-memory help\` says which store, and when a command refuses). Prints
   \`forgot USER: N entries deleted, M spooled hook events removed\` (the spool left out when

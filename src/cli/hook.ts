@@ -310,7 +310,7 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
     process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, 'the')}: not sent, nor kept\n`)
     return
   }
-  const { values, user: known } = flagsAsRead(argv)
+  const { values, user: known, named } = flagsAsRead(argv)
   const given = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
   // A user the service would refuse is no user to spool for: the event would be refused for good
   // when delivered.
@@ -332,7 +332,8 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
     // error's own words ("EISDIR: illegal operation on a directory, open '…'") said neither that
     // the capture was lost nor why it was not spooled instead.
     try {
-      await appendToRejected(file, event)
+      // With the names the flags gave: a forget of alice reaches the capture `--usr alice` set aside.
+      await appendToRejected(file, { ...event, user_in_doubt: named })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (typeof code !== 'string') throw error
@@ -352,9 +353,10 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
  * that is beyond doubt: `--user` given once with a value (not a flag, `--user --spool F` being
  * `--user` with none, and `--spool F`), or not given, with nothing that may stand for it (a word
  * no flag takes, `--usr alice`, `-u alice`, `--usr=alice`): `$DECISION_MEMORY_USER`, else
- * `default`. `user` is undefined when it is in doubt.
+ * `default`. `user` is undefined when it is in doubt. `named`: every name given for the user, as
+ * written: the values of `--user`, else the words that may stand for it, else the user.
  */
-function flagsAsRead(argv: string[]): { values: { user?: unknown; spool?: unknown }; user: string | undefined } {
+function flagsAsRead(argv: string[]): { values: { user?: unknown; spool?: unknown }; user: string | undefined; named: string[] } {
   let args = argv
   let userWithout = false
   for (;;) {
@@ -367,10 +369,14 @@ function flagsAsRead(argv: string[]): { values: { user?: unknown; spool?: unknow
       continue
     }
     const users = tokens.filter((t) => t.kind === 'option' && t.name === 'user')
-    const standsFor = tokens.some((t) => t.kind === 'positional' || (t.kind === 'option' && !(t.name in HOOK_FLAGS) && t.value !== undefined))
-    const value = users[0]?.kind === 'option' ? users[0].value : undefined
-    if (userWithout || users.length > 1) return { values, user: undefined }
-    return { values, user: users.length === 1 ? value : standsFor ? undefined : (envValue('DECISION_MEMORY_USER') ?? 'default') }
+    const standing = tokens.flatMap((t) => (t.kind === 'positional' ? [t.value] : t.kind === 'option' && !(t.name in HOOK_FLAGS) && t.value !== undefined ? [t.value] : []))
+    const given = users.flatMap((t) => (t.kind === 'option' && t.value !== undefined ? [t.value] : []))
+    const named = given.length > 0 ? given : standing
+    if (userWithout || users.length > 1) return { values, user: undefined, named }
+    if (users.length === 1) return { values, user: given[0], named }
+    if (standing.length > 0) return { values, user: undefined, named }
+    const user = envValue('DECISION_MEMORY_USER') ?? 'default'
+    return { values, user, named: [user] }
   }
 }
 

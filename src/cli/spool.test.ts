@@ -315,6 +315,28 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     expect((await readdir(dir)).sort()).toEqual(['spool.ndjson.rejected'])
   })
 
+  it('removes a capture set aside with its user in doubt for a name its flags gave, as well as for its user', async () => {
+    // `--usr dave` set it aside under `default`: dave's forget left his choices on disk.
+    const file = await freshSpool()
+    const aside = (id: number, user: string, named: string[]): SpooledEvent => ({ ...event(id), user, user_in_doubt: named })
+    await appendToRejected(file, aside(1, 'default', ['dave']))
+    // `--user "dave "` (refused for its space), the defaults' user erin; `--user dave --user frank`.
+    await appendToRejected(file, aside(2, 'erin', ['dave ']))
+    await appendToRejected(file, aside(3, 'frank', ['Dave', 'frank']))
+    await appendToRejected(file, aside(4, 'default', ['dave', 'frank']))
+    // Named in NFD (a name copied from a macOS path): the same user.
+    await appendToRejected(file, aside(5, 'default', ['Jose\u0301']))
+    // Named nothing (`--user` with no value): its user alone is asked.
+    await appendToRejected(file, aside(6, 'default', []))
+    // Refused by the service, not in doubt: its payload naming dave makes it no capture of his.
+    await appendToRejected(file, { ...event(7), user: 'erin', payload: { id: 7, user: 'dave' } })
+    expect(await forgetInSpool(file, 'dave')).toBe(3)
+    expect(await forgetInSpool(file, 'Jos\u00e9')).toBe(1)
+    const left = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
+    expect(left.map((l) => JSON.parse(l).payload.id)).toEqual([3, 6, 7])
+    expect(await forgetInSpool(file, 'default')).toBe(1)
+  })
+
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
   })

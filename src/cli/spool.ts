@@ -16,6 +16,31 @@ export interface SpooledEvent {
    * Absent in a spool an older hook wrote, and outside a repository: found again at delivery.
    */
   project?: string
+  /**
+   * On a capture the hook set aside in the .rejected file because a mistake in its flags left whose
+   * choices these are in doubt: the names the flags gave for the user, as written (`--usr alice`:
+   * `["alice"]`; none for `--user` with no value), `user` being only what the defaults gave. A forget
+   * of one of them removes the line (namesUser), and `hook --record-set-aside` tells the line by it.
+   */
+  user_in_doubt?: string[]
+}
+
+/**
+ * The names a line's flags gave for a user in doubt (user_in_doubt); undefined for a line that is
+ * no capture set aside so (one the service refused, JSON no hook wrote).
+ */
+function namedInDoubt(value: unknown): string[] | undefined {
+  const names = (value as { user_in_doubt?: unknown } | null)?.user_in_doubt
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : undefined
+}
+
+/**
+ * Whether one of the names flags in doubt gave is `user`: in NFC, as the service takes a name, and
+ * white space at its ends aside (`--user "alice "`, which the service refuses, meant alice).
+ */
+function namesUser(names: readonly string[], user: string): boolean {
+  const wanted = user.normalize('NFC').trim()
+  return names.some((name) => name.normalize('NFC').trim() === wanted)
 }
 
 /**
@@ -383,7 +408,8 @@ export async function drainSpool(
 
 /**
  * Takes a user's events out of the spool and of the file of refused ones (R-SVC-5: forget reaches
- * everything held, and a spooled event would bring the user's choices back at the next hook).
+ * everything held, and a spooled event would bring the user's choices back at the next hook), with
+ * the captures set aside there whose flags, in doubt, named the user (user_in_doubt).
  * The spool is claimed as a drain claims it (a hook appending meanwhile starts a fresh one); the
  * events of a drain in progress in another hook are that hook's. Lines it cannot read are kept,
  * but for the start of one of the user's cut short (stubOf).
@@ -395,8 +421,12 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
     try {
       // The hook spools the user in NFC, as the service takes it, but a spool an older hook wrote
       // holds it as given ($DECISION_MEMORY_USER, --user): a name typed in another form is the same user.
-      const spooled = (JSON.parse(line) as Partial<SpooledEvent>).user
-      return typeof spooled === 'string' && spooled.normalize('NFC') === user.normalize('NFC')
+      const parsed = JSON.parse(line) as Partial<SpooledEvent> | null
+      const spooled = parsed?.user
+      if (typeof spooled === 'string' && spooled.normalize('NFC') === user.normalize('NFC')) return true
+      // A capture set aside with its user in doubt carries the defaults' user (`default`), but may
+      // be the choices of the one its flags named (`--usr alice`): alice's forget removes it too.
+      return namesUser(namedInDoubt(parsed) ?? [], user)
     } catch {
       return stubOf(line) === user.normalize('NFC')
     }
