@@ -923,6 +923,43 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(((await carol.json()) as { observations: number }).observations).toBe(1)
   })
 
+  it('records a capture set aside for a user in doubt with hook --record-set-aside, and forgets one by the name its flags gave', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const env = { DECISION_MEMORY_URL: service.url }
+    const observationsOf = async (user: string) => {
+      const response = await fetch(`${service.url}/v1/recommendations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user, question: TIER[0], all_options: TIER[1] }),
+      })
+      return ((await response.json()) as { observations: number }).observations
+    }
+    // `--usr alice` in the settings: set aside under "default", as are bob's captures under `--usr bob`.
+    const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+    for (const who of ['alice', 'bob']) {
+      const set = await runCli(['hook', '--usr', who, '--spool', spool], { input, env })
+      expect(set.stderr).toContain(`to record it, run decision-memory hook --record-set-aside --user USER --spool ${spool}, USER being whose choices these are`)
+    }
+    // As stderr says: run by hand, it reads no payload (none is piped here) and sends nothing.
+    const recorded = await runCli(['hook', '--record-set-aside', '--user', 'alice', '--spool', spool], { env })
+    expect(recorded).toMatchObject({ code: 0, stderr: '' })
+    expect(recorded.stdout).toBe(
+      `moved 1 capture set aside for a user in doubt from ${spool}.rejected to ${spool} as user "alice": the next hook call delivers it\n` +
+        `left 1 capture set aside for a user in doubt whose flags named "bob", not "alice": record it with --user "bob" if it is that user's\n`,
+    )
+    expect(await observationsOf('alice')).toBe(0)
+    // The flags mended, the next call delivers it as alice's; nothing is recorded for default.
+    expect(await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsOf('alice')).toBe(1)
+    expect(await observationsOf('default')).toBe(0)
+    // bob's forget takes out the capture his flags named, though it is set aside under "default".
+    const forgot = await runCli(['forget', '--user', 'bob', '--yes', '--spool', spool], { env })
+    expect(forgot).toMatchObject({ code: 0, stdout: 'forgot bob: 0 entries deleted, 1 spooled hook event removed\n' })
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
+
   it('spools a capture a URL with a path answers 404, for the service to take once the URL is mended', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

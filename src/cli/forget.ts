@@ -1,10 +1,8 @@
-import { statSync } from 'node:fs'
-import { join } from 'node:path'
 import { EnvironmentError, homePath, UsageError, userFlag, parseFlags } from './options'
 import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { shownName } from '../domain/observation'
 import { jsonLine, printable } from './terminal'
-import { forgetInSpool, spoolFile } from './spool'
+import { forgetInSpool, spoolFile, spoolPathProblem } from './spool'
 
 export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR] [--spool FILE]
 
@@ -43,18 +41,8 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // beside it kept them, for the next hook to deliver again.
   const named = values.spool === undefined ? 'DECISION_MEMORY_SPOOL' : '--spool'
   const refuse = (message: string) => (values.spool === undefined ? new EnvironmentError(message) : new UsageError(message))
-  let found
-  try {
-    found = statSync(spool, { throwIfNoEntry: false })
-  } catch (error) {
-    // A path under a file (`--spool ~/.decision-memory/spool.ndjson/x`): no spool can be there, nor
-    // did any hook write one; said as the folder is, not as stat's stack trace.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
-    throw refuse(`${named} is ${spool}, under a file, not a folder: give the path of the spool file (as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`)
-  }
-  if (found?.isDirectory() === true) {
-    throw refuse(`${named} is ${spool}, a folder: give the path of the spool file in it (${join(spool, 'spool.ndjson')}, as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`)
-  }
+  const problem = spoolPathProblem(spool)
+  if (problem !== undefined) throw refuse(`${named} is ${problem}; nothing was deleted`)
   let answer
   try {
     answer = await throughServiceOrLocal({

@@ -447,7 +447,7 @@ describe('decision-memory hook flags', () => {
       const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
       const aside = (file: string, user: string) =>
         `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user "${user}" it would be recorded as that user's; ` +
-        `kept in ${file}.rejected: to record it, set its "user" to whose choices these are and move its line to ${file}; mend the flags to record the next ones\n`
+        `kept in ${file}.rejected: to record it, run decision-memory hook --record-set-aside --user USER --spool ${file}, USER being whose choices these are; mend the flags to record the next ones\n`
       const doubts: Array<[string[], Record<string, string>, string]> = [
         [['--usr', 'alice'], {}, 'default'],
         [['--usr=alice'], {}, 'default'],

@@ -8,10 +8,12 @@ import { issuesText, serviceErrorIn } from './error-envelope'
 import { fieldNestedTooDeep, hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
+import { RECORD_SET_ASIDE, recordSetAsideCommand } from './set-aside'
 import { printable, printableLine } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
+decision-memory hook --record-set-aside --user USER [--spool FILE]
 
   The Claude Code command hook (SessionStart, PreToolUse and PostToolUse on AskUserQuestion).
   Reads one hook payload on stdin (taken once its JSON object has arrived whole, stdin closed or
@@ -30,6 +32,13 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   --budget MS    time from process start to exit (default 2000, at most 60000: a minute, the
                  longest the agent is kept waiting at a question; keep it under the hook entry's
                  "timeout", in seconds)
+
+  --record-set-aside  run by hand, not by Claude Code: records the captures set aside in the
+                 spool's .rejected file because the flags left their user in doubt, moving them
+                 into the spool as USER's (--user, required) for the next call to deliver. One
+                 whose flags named other users, never USER (--usr bob), stays, as do the events
+                 the service refused. Reads no payload, sends nothing; prints what it moved and
+                 left; exit 0, 2 for a usage mistake, 1 when the files cannot be written
 `
 
 /** From the hook's start to its exit, unless --budget says otherwise. */
@@ -245,6 +254,8 @@ function tooDeepWhy(field: string, which: 'the' | 'a spooled'): string {
 
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
 export async function hookCommand(argv: string[]): Promise<number> {
+  // A command of its own, run by a person: its exit codes are a command's, not a hook's (set-aside.ts).
+  if (argv.some((arg) => arg === RECORD_SET_ASIDE || arg.startsWith(`${RECORD_SET_ASIDE}=`))) return recordSetAsideCommand(argv)
   try {
     await runHook(argv)
   } catch (error) {
@@ -340,7 +351,7 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
       throw new Error(`${notSpooled}, nor kept: cannot write ${rejectedFile(file)} (${code}); make it a file this account can write, on a disk with room`)
     }
     process.stderr.write(
-      `decision-memory hook: ${notSpooled}; kept in ${rejectedFile(file)}: to record it, set its "user" to whose choices these are and move its line to ${file}; mend the flags to record the next ones\n`,
+      `decision-memory hook: ${notSpooled}; kept in ${rejectedFile(file)}: to record it, run decision-memory hook ${RECORD_SET_ASIDE} --user USER --spool ${file}, USER being whose choices these are; mend the flags to record the next ones\n`,
     )
     return
   }

@@ -17,7 +17,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { appendToSpool, forgetInSpool } = await import('./spool')
+const { appendToRejected, appendToSpool, forgetInSpool, recordSetAside, rejectedFile } = await import('./spool')
 
 describe('a forget killed midway in the spool (R-SVC-5)', () => {
   it('leaves a claim without the user’s events, for the next drain to deliver the others’', async () => {
@@ -35,5 +35,19 @@ describe('a forget killed midway in the spool (R-SVC-5)', () => {
       .filter((l) => l !== '')
       .map((l) => (JSON.parse(l) as { user: string }).user)
     expect(users).toEqual(['erin'])
+  })
+})
+
+describe('a move of the captures set aside into a spool that cannot be written (hook --record-set-aside)', () => {
+  it('puts every line back in the .rejected file, leaving no claim', async () => {
+    const file = join(tempDir('dm-spool-move-'), 'spool.ndjson')
+    await appendToRejected(file, { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 1 }, user_in_doubt: ['dave'] })
+    await appendToRejected(file, { at: '2026-07-01T10:01:00.000Z', user: 'erin', payload: { id: 2 } })
+    const before = await readFile(rejectedFile(file), 'utf8')
+    crash.dies = file
+    await expect(recordSetAside(file, 'dave')).rejects.toThrow('killed')
+    crash.dies = ''
+    expect(await readFile(rejectedFile(file), 'utf8')).toBe(before)
+    expect(await readdir(join(file, '..'))).toEqual(['spool.ndjson.rejected'])
   })
 })

@@ -4,7 +4,7 @@ import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, utimes, writeF
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, holdWhileDelivering, recordSetAside, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 import { tempDir } from '../../test/support/temp-dir'
 
 async function freshSpool() {
@@ -342,6 +342,60 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
   })
 })
 
+describe('recording the captures set aside with their user in doubt (hook --record-set-aside)', () => {
+  const aside = (id: number, named: string[], extra: Partial<SpooledEvent> = {}): SpooledEvent => ({ ...event(id), user: 'default', user_in_doubt: named, ...extra })
+  const lines = async (file: string) => (existsSync(file) ? (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '') : [])
+
+  it('moves into the spool as the user\'s those whose flags named the user or no user, and leaves the rest set aside', async () => {
+    const file = await freshSpool()
+    await appendToRejected(file, aside(1, ['alice'], { project: '/work/acme' })) // --usr alice
+    await appendToRejected(file, aside(2, ['bob'])) // --usr bob: bob's, not alice's
+    await appendToRejected(file, aside(3, [])) // --user with no value
+    await appendToRejected(file, aside(4, ['..'])) // --user ..: a name the service refuses names no one
+    await appendToRejected(file, { ...event(5), user: 'alice' }) // refused by the service: sent again, refused again
+    await appendToRejected(file, aside(6, ['Alice ', 'carol'])) // --user "Alice " --user carol: neither is alice
+    await appendToRejected(file, aside(7, ['alice ', 'bob'])) // --user "alice " --user bob: alice among them
+    await writeFile(rejectedFile(file), 'half a li\n', { flag: 'a' })
+    await appendToSpool(file, { ...event(8), user: 'erin' })
+    const done = await recordSetAside(file, 'alice')
+    expect(done).toEqual({ moved: 4, namingOthers: [{ names: ['bob'], count: 1 }, { names: ['Alice', 'carol'], count: 1 }], others: 2 })
+    const spooled = (await lines(file)).map((l) => JSON.parse(l) as SpooledEvent)
+    expect(spooled.map((e) => [e.payload, e.user])).toEqual([[{ id: 8 }, 'erin'], [{ id: 1 }, 'alice'], [{ id: 3 }, 'alice'], [{ id: 4 }, 'alice'], [{ id: 7 }, 'alice']])
+    // As the hook spools an event: its own time and project, no mark of the doubt, `at` first.
+    expect((await lines(file))[1]).toBe(JSON.stringify({ at: event(1).at, user: 'alice', payload: { id: 1 }, project: '/work/acme' }))
+    const left = await lines(rejectedFile(file))
+    expect(left.slice(0, 3).map((l) => (JSON.parse(l) as SpooledEvent).payload)).toEqual([{ id: 2 }, { id: 5 }, { id: 6 }])
+    expect(left[3]).toBe('half a li')
+    // Nothing left behind: no claim, no taken file; a second run has nothing of alice's to move.
+    expect((await readdir(join(file, '..'))).sort()).toEqual(['spool.ndjson', 'spool.ndjson.rejected'])
+    expect(await recordSetAside(file, 'alice')).toMatchObject({ moved: 0, others: 2 })
+    expect(await recordSetAside(file, 'bob')).toMatchObject({ moved: 1, namingOthers: [{ names: ['Alice', 'carol'], count: 1 }] })
+  })
+
+  it('takes over what a forget or a move killed midway had taken of the set-aside ones', async () => {
+    const file = await freshSpool()
+    const dir = join(file, '..')
+    await mkdir(dir, { recursive: true })
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+    await writeFile(join(dir, `spool.ndjson.rejected.${dead}.0a1b2c3d.forgetting`), [aside(1, ['alice']), { ...event(2), user: 'erin' }].map((e) => JSON.stringify(e) + '\n').join(''))
+    expect(await recordSetAside(file, 'alice')).toEqual({ moved: 1, namingOthers: [], others: 1 })
+    expect((await lines(file)).map((l) => (JSON.parse(l) as SpooledEvent).user)).toEqual(['alice'])
+    expect((await readdir(dir)).sort()).toEqual(['spool.ndjson', 'spool.ndjson.rejected'])
+  })
+
+  it('moves nothing to a spool that is no file (a device keeps nothing written to it)', async () => {
+    const dir = tempDir('dm-spool-')
+    await writeFile(join(dir, 'null.rejected'), JSON.stringify(aside(1, ['alice'])) + '\n')
+    await symlink('/dev/null', join(dir, 'null'))
+    await expect(recordSetAside(join(dir, 'null'), 'alice')).rejects.toThrow(`the spool ${join(dir, 'null')} is not a file`)
+    expect(await lines(join(dir, 'null.rejected'))).toHaveLength(1)
+  })
+
+  it('is nothing to do without a .rejected file', async () => {
+    expect(await recordSetAside(await freshSpool(), 'alice')).toEqual({ moved: 0, namingOthers: [], others: 0 })
+  })
+})
+
 describe('a spool that cannot be written', () => {
   it.skipIf(!existsSync('/dev/full'))('says which file, why, and that the event is not kept (a full disk: /dev/full)', async () => {
     await expect(appendToSpool('/dev/full', event(0))).rejects.toThrow(
@@ -374,6 +428,20 @@ describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (D
     await lchown(file, NOBODY, NOBODY)
     await expect(appendToSpool(file, event(1))).rejects.toThrow(refusal(file))
     expect(await readFile(mine, 'utf8')).toBe('export PATH\n')
+  })
+
+  it('is not given the captures set aside with their user in doubt: they stay set aside, no claim left', async () => {
+    const file = join(tempDir('dm-spool-'), 'spool.ndjson')
+    await writeFile(file, '')
+    await chown(file, NOBODY, NOBODY)
+    const line = JSON.stringify({ ...event(1), user_in_doubt: ['alice'] }) + '\n'
+    await writeFile(rejectedFile(file), line)
+    await expect(recordSetAside(file, 'alice')).rejects.toThrow(
+      `the spool ${file} belongs to another account (uid ${NOBODY}), which could read what is spooled: give DECISION_MEMORY_SPOOL or --spool a file of your own`,
+    )
+    expect(await readFile(rejectedFile(file), 'utf8')).toBe(line)
+    expect(await readFile(file, 'utf8')).toBe('')
+    expect((await readdir(join(file, '..'))).sort()).toEqual(['spool.ndjson', 'spool.ndjson.rejected'])
   })
 
   it('is not drained: its lines are not this account’s events', async () => {

@@ -1,6 +1,7 @@
-import { lstatSync, type Stats } from 'node:fs'
+import { lstatSync, statSync, type Stats } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { TrimmedIdentifierSchema } from '../domain/observation'
 import { randomHex } from '../random-hex'
 import { envValue, homeFolder, homePath } from './options'
 
@@ -62,6 +63,27 @@ export interface DrainResult {
 export function spoolFile(env: NodeJS.ProcessEnv = process.env): string {
   const given = envValue('DECISION_MEMORY_SPOOL', env)
   return given === undefined ? join(homeFolder(), '.decision-memory', 'spool.ndjson') : homePath(given)
+}
+
+/**
+ * What is wrong with `spool` as the path of a spool file, for a command given it (forget, `hook
+ * --record-set-aside`) to refuse before it does anything, after `--spool is ` or
+ * `DECISION_MEMORY_SPOOL is `: a folder (`--spool ~/.decision-memory`, where the spool is), or a
+ * path under a file, where no hook wrote one. Undefined for a file, or nothing there yet.
+ */
+export function spoolPathProblem(spool: string): string | undefined {
+  let found
+  try {
+    found = statSync(spool, { throwIfNoEntry: false })
+  } catch (error) {
+    // A path under a file (`--spool ~/.decision-memory/spool.ndjson/x`): said as the folder is, not as stat's stack trace.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
+    return `${spool}, under a file, not a folder: give the path of the spool file (as the hook's --spool or DECISION_MEMORY_SPOOL names it)`
+  }
+  if (found?.isDirectory() === true) {
+    return `${spool}, a folder: give the path of the spool file in it (${join(spool, 'spool.ndjson')}, as the hook's --spool or DECISION_MEMORY_SPOOL names it)`
+  }
+  return undefined
 }
 
 /** Where events the service refused for good are kept for a person to look at, never retried. */
@@ -433,21 +455,15 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
   }
   /**
    * Moves the lines of `taken` that are not the user's to `to`, then removes `taken`. The user's
-   * are taken out of the claim itself first (a whole file renamed over it): killed after that, the
-   * forget leaves a claim the next drain or forget takes over with only the others' events in it,
-   * not one that delivers the user's again.
+   * are taken out of the claim itself first (putBack): killed after that, the forget leaves a claim
+   * the next drain or forget takes over with only the others' events in it, not one that delivers
+   * the user's again.
    */
   const keepOthers = async (taken: string, to: string) => {
-    const lines = spooledLines(await readFile(taken, 'utf8')).filter((l) => l.trim() !== '')
+    const lines = await linesOf(taken)
     const others = lines.filter((l) => !isUsers(l))
     removed += lines.length - others.length
-    if (others.length < lines.length) {
-      const without = `${taken}.${randomHex(4)}.tmp`
-      await writeFile(without, others.map((l) => l + '\n').join(''), { mode: 0o600 })
-      await rename(without, taken)
-    }
-    if (others.length > 0) await appendToLive(to, others.join('\n') + '\n')
-    await unlink(taken)
+    await putBack(taken, to, others, lines.length)
   }
   for (const claimed of await claim(file)) await keepOthers(claimed, file)
   // The file of refused ones is claimed as the spool is, under a name of its own that no drain
@@ -455,4 +471,105 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
   const rejected = rejectedFile(file)
   for (const taken of await claim(rejected, 'forgetting')) await keepOthers(taken, rejected)
   return removed
+}
+
+/** The lines of a claim, but for blank ones, with an event appended to a line cut short taken apart (spooledLines). */
+async function linesOf(taken: string): Promise<string[]> {
+  return spooledLines(await readFile(taken, 'utf8')).filter((l) => l.trim() !== '')
+}
+
+/**
+ * Puts `kept`, lines of the claim `taken` (`of` lines in all), back in `to`, then removes the claim.
+ * With some of its lines not kept, the claim is first rewritten with the kept ones alone (a whole
+ * file renamed over it): killed after that, the process leaves a claim that the next drain or
+ * forget takes over with those lines only.
+ */
+async function putBack(taken: string, to: string, kept: string[], of: number): Promise<void> {
+  if (kept.length < of) {
+    const without = `${taken}.${randomHex(4)}.tmp`
+    await writeFile(without, kept.map((l) => l + '\n').join(''), { mode: 0o600 })
+    await rename(without, taken)
+  }
+  if (kept.length > 0) await appendToLive(to, kept.join('\n') + '\n')
+  await unlink(taken)
+}
+
+/** What `hook --record-set-aside` did with the file of refused ones (recordSetAside). */
+export interface SetAsideRecorded {
+  /** Captures set aside for a user in doubt, moved into the spool as the user's. */
+  moved: number
+  /**
+   * Captures set aside for a user in doubt that stay, their flags having named other users, never
+   * this one: how many, by the names they gave (each a user name the service takes).
+   */
+  namingOthers: Array<{ names: string[]; count: number }>
+  /** The other lines that stay: events the service refused, lines that are no event. */
+  others: number
+}
+
+/**
+ * Moves the captures set aside in the spool's .rejected file because the hook's flags left whose
+ * choices these are in doubt (user_in_doubt) into the spool, as `user`'s (a name the service takes,
+ * in NFC), for the next hook call to deliver, with their own time and project. A capture whose
+ * flags named users the service would take, none of them `user` (`--usr bob`), stays: moved, bob's
+ * choices would be recorded as another's for good. So do the lines the service refused, which it
+ * would refuse again, and those that are no event.
+ *
+ * The .rejected file is claimed as a forget claims it (a hook setting a capture aside meanwhile
+ * starts a fresh one; claims a forget or a move killed midway left are taken over first). The
+ * captures are written to the spool before the claim is rewritten without them (putBack): killed
+ * between the two, the next forget or move takes the claim over with them still in it, and one
+ * moved again is delivered twice, which the service's idempotency counts once.
+ */
+export async function recordSetAside(file: string, user: string): Promise<SetAsideRecorded> {
+  const done: SetAsideRecorded = { moved: 0, namingOthers: [], others: 0 }
+  const others = new Map<string, { names: string[]; count: number }>()
+  // A device takes the lines and keeps nothing (`--spool /dev/null`): moved there, they were lost.
+  const found = await stat(file).catch(() => undefined)
+  if (found !== undefined && !found.isFile()) throw new Error(`the spool ${file} is not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`)
+  // Said before anything is taken, and in words of its own: appendToLive's say "this event is not kept".
+  const owner = [lstatOrNone(file), found].find((one) => one !== undefined && othersOwn(one))
+  if (owner !== undefined) {
+    throw new Error(`the spool ${file} belongs to another account (uid ${owner.uid}), which could read what is spooled: give DECISION_MEMORY_SPOOL or --spool a file of your own`)
+  }
+  const rejected = rejectedFile(file)
+  for (const taken of await claim(rejected, 'forgetting')) {
+    const lines = await linesOf(taken)
+    const moving: string[] = []
+    const staying: string[] = []
+    for (const line of lines) {
+      const event = isEvent(line) ? (JSON.parse(line) as SpooledEvent) : undefined
+      const named = namedInDoubt(event)
+      if (event === undefined || named === undefined) {
+        staying.push(line)
+        done.others++
+        continue
+      }
+      // The names the service would take as users: one it refuses (`--user ..`, `!x`) names no one.
+      const users = [...new Set(named.map((name) => name.normalize('NFC').trim()))].filter((name) => TrimmedIdentifierSchema.safeParse(name).success)
+      if (users.length > 0 && !users.includes(user)) {
+        staying.push(line)
+        const key = JSON.stringify(users)
+        const group = others.get(key) ?? { names: users, count: 0 }
+        group.count++
+        others.set(key, group)
+        continue
+      }
+      const { at, payload, project } = event
+      moving.push(JSON.stringify({ at, user, payload, ...(project === undefined ? {} : { project }) }))
+    }
+    if (moving.length > 0) {
+      try {
+        await appendToLive(file, moving.join('\n') + '\n')
+      } catch (error) {
+        // Not moved (a full disk, a spool of another account): every line goes back where it was.
+        await putBack(taken, rejected, lines, lines.length)
+        throw error
+      }
+    }
+    await putBack(taken, rejected, staying, lines.length)
+    done.moved += moving.length
+  }
+  done.namingOthers = [...others.values()]
+  return done
 }
