@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
-import { forgetCommand, forgetSentence } from './forget'
+import { forgetCommand, forgetSentence, unnamedSetAsideSentence } from './forget'
 import { appendToSpool } from './spool'
 import { UsageError } from './options'
 import { tempDir } from '../../test/support/temp-dir'
@@ -59,6 +59,27 @@ describe('decision-memory forget, a capture set aside with its user in doubt', (
     expect(code).toBe(0)
     expect(stdout).toBe('forgot bob: 0 entries deleted, 1 spooled hook event removed\n')
     expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(aside('default', ['carol']))
+  })
+
+  it('says the ones it left whose flags named no user (--user with no value), which may be the user\'s, on stderr', async () => {
+    const folder = tempDir('dm-forget-doubt-')
+    const spool = join(folder, 'spool.ndjson')
+    const aside = (named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user: 'default', payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
+    // Named no one, or a name the service refuses: either may be bob's. carol's is carol's.
+    await writeFile(`${spool}.rejected`, aside([]) + aside(['..']) + aside(['carol']))
+    const data = tempDir('dm-forget-store-')
+    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 0 })
+    expect(stderr).toBe(
+      `decision-memory forget: 2 captures set aside in ${spool}.rejected with their user in doubt are left, the hook's flags having named no user (--user with no value, or a name the service refuses): if they are bob's, delete their lines there\n`,
+    )
+    expect(unnamedSetAsideSentence(1, ' bob ', '/s')).toBe(
+      'decision-memory forget: 1 capture set aside in /s.rejected with its user in doubt is left, the hook\'s flags having named no user (--user with no value, or a name the service refuses): if it is " bob "\'s, delete its line there\n',
+    )
+    // None such left: nothing said.
+    await writeFile(`${spool}.rejected`, aside(['carol']))
+    expect((await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', data, '--spool', spool]))).stderr).toBe('')
   })
 })
 

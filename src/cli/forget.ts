@@ -2,14 +2,15 @@ import { EnvironmentError, homePath, UsageError, userFlag, parseFlags } from './
 import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { shownName } from '../domain/observation'
 import { jsonLine, printable } from './terminal'
-import { forgetInSpool, spoolFile, spoolPathProblem } from './spool'
+import { forgetInSpool, rejectedFile, setAsideNamingNoOne, spoolFile, spoolPathProblem } from './spool'
 
 export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR] [--spool FILE]
 
   Deletes everything held about USER: observations, sessions, every index and aggregate, and
   the hook events of USER waiting in this machine's spool ($DECISION_MEMORY_SPOOL) or set aside
   in its .rejected file, a capture set aside there with its user in doubt included when the hook's
-  flags named USER (--usr USER). It cannot be undone (export first); --yes says you mean it. On the store
+  flags named USER (--usr USER); one whose flags named no user (--user with no value) is left,
+  and said on stderr. It cannot be undone (export first); --yes says you mean it. On the store
   in --data when given, else through the running service, else $DECISION_MEMORY_DATA or ./data
   (\`decision-memory help\` says which store, and when a command refuses). Prints
   \`forgot USER: N entries deleted, M spooled hook events removed\` (the spool left out when
@@ -70,6 +71,8 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
+  const unnamed = await setAsideNamingNoOne(spool)
+  if (unnamed > 0) process.stderr.write(unnamedSetAsideSentence(unnamed, user, spool))
   return 0
 }
 
@@ -102,4 +105,19 @@ export function forgetSentence(result: { user: string; deleted: number; spooled:
   const entries = `${result.deleted} ${result.deleted === 1 ? 'entry' : 'entries'} deleted`
   const spooled = result.spooled === 0 ? '' : `, ${result.spooled} spooled hook ${result.spooled === 1 ? 'event' : 'events'} removed`
   return printable(`forgot ${shownName(result.user)}: ${entries}${spooled}`) + '\n'
+}
+
+/**
+ * What `forget` says on stderr of the captures set aside with their user in doubt whose flags
+ * named no user (`--user` with no value), which it left: they may be the user's, and nothing in
+ * them tells whose they are.
+ */
+export function unnamedSetAsideSentence(count: number, user: string, spool: string): string {
+  const one = count === 1
+  return (
+    printable(
+      `decision-memory forget: ${one ? '1 capture' : `${count} captures`} set aside in ${rejectedFile(spool)} with ${one ? 'its' : 'their'} user in doubt ${one ? 'is' : 'are'} left, ` +
+        `the hook's flags having named no user (--user with no value, or a name the service refuses): if ${one ? 'it is' : 'they are'} ${shownName(user)}'s, delete ${one ? 'its line' : 'their lines'} there`,
+    ) + '\n'
+  )
 }

@@ -36,6 +36,28 @@ function namedInDoubt(value: unknown): string[] | undefined {
 }
 
 /**
+ * The users names flags in doubt gave: each in NFC, white space at its ends aside, once; a name the
+ * service would refuse even so (`--user ..`, `!x`) names no one.
+ */
+function usersNamed(names: readonly string[]): string[] {
+  return [...new Set(names.map((name) => name.normalize('NFC').trim()))].filter((name) => TrimmedIdentifierSchema.safeParse(name).success)
+}
+
+/**
+ * How many captures set aside in the spool's .rejected file with their user in doubt name no user
+ * (`--user` with no value, `--user ..`): a forget of a user cannot tell whether they are that
+ * user's, and says so. Read as it stands, nothing taken; none when there is no such file.
+ */
+export async function setAsideNamingNoOne(file: string): Promise<number> {
+  const text = await readFile(rejectedFile(file), 'utf8').catch(() => '')
+  return spooledLines(text).filter((line) => {
+    if (!isEvent(line)) return false
+    const named = namedInDoubt(JSON.parse(line))
+    return named !== undefined && usersNamed(named).length === 0
+  }).length
+}
+
+/**
  * Whether one of the names flags in doubt gave is `user`: in NFC, as the service takes a name, and
  * white space at its ends aside (`--user "alice "`, which the service refuses, meant alice).
  */
@@ -545,8 +567,7 @@ export async function recordSetAside(file: string, user: string): Promise<SetAsi
         done.others++
         continue
       }
-      // The names the service would take as users: one it refuses (`--user ..`, `!x`) names no one.
-      const users = [...new Set(named.map((name) => name.normalize('NFC').trim()))].filter((name) => TrimmedIdentifierSchema.safeParse(name).success)
+      const users = usersNamed(named)
       if (users.length > 0 && !users.includes(user)) {
         staying.push(line)
         const key = JSON.stringify(users)
