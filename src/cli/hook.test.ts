@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { closedPort } from '../../test/support/processes'
+import { tempDir } from '../../test/support/temp-dir'
 import { BIN, runCli } from '../../test/support/spawn-service'
 import { LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
@@ -296,6 +297,31 @@ describe('decision-memory hook with events waiting in the spool, the service dow
         stderr:
           `decision-memory hook: service not reachable at ${url}\n` +
           `decision-memory hook: the spool ${dir} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it\n`,
+      })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('exits 0 saying the capture is not kept when the spool is a named pipe nobody reads, rather than wait for a reader past its --budget', async () => {
+    // The spool's open waited for a reader: the hook hung until killed, Claude Code's hook error.
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-down-fifo-'))
+    try {
+      const fifo = join(dir, 'spool.ndjson')
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+      // Killed (SIGTERM, no exit code) should it still wait, so that a failure is an assertion's, not the file's.
+      const child = spawn(process.execPath, [BIN, 'hook'], { env: { ...process.env, DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: fifo }, timeout: 20_000 })
+      let stderr = ''
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      child.stdout.resume()
+      child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect({ code, stderr }).toEqual({
+        code: 0,
+        stderr:
+          `decision-memory hook: service not reachable at ${url}\n` +
+          `decision-memory hook: the spool ${fifo} is a named pipe (FIFO), not a file: this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file\n`,
       })
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -1279,7 +1305,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
     }
   })
 
-  it('says a capture kept nowhere (a spool set to a folder or a device) is lost when a signal ends the hook while sending it', async () => {
+  it('says a capture kept nowhere (a spool set to a folder, a device or a named pipe) is lost when a signal ends the hook while sending it', async () => {
     // A spool that is a folder holds nothing beside it (holdWhileDelivering): Claude Code's SIGTERM
     // while the capture was being sent, no drain under way, ended the hook without a word.
     // The signal comes once the service holds the whole request: "not sent" was untrue there.
@@ -1290,9 +1316,13 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
     }
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       await withStub('dm-hook-folder-ended-', answer, async ({ host, dir }) => {
+        // A named pipe, in a folder of its own: `dir` is to hold nothing after.
+        const fifo = join(tempDir('dm-hook-fifo-ended-'), 'spool.ndjson')
+        expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
         for (const [spool, why] of [
           [dir, `the spool ${dir} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it`],
           ['/dev/null', 'the spool /dev/null is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file'],
+          [fifo, `the spool ${fifo} is a named pipe (FIFO), not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`],
         ] as const) {
           const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
           const { how, stderr } = await endedWhileSending(env, claudeCodeFixture('post-tool-use-single'), signal, () => new Promise<void>((resolve) => (reached = resolve)))

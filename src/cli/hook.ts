@@ -10,7 +10,7 @@ import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { RECORD_SET_ASIDE, recordSetAsideCommand } from './set-aside'
 import { printable, printableLine } from './terminal'
-import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, notAFile, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
 decision-memory hook --record-set-aside --user USER [--spool FILE]
@@ -489,12 +489,15 @@ function lossSaidOnSignal(file: string, budget: number): SignalSaid {
   const ended = (signal: NodeJS.Signals) => {
     pause()
     const found = lstatOrNone(file)
+    const pipe = found === undefined ? undefined : notAFile(found)
     const why =
       found?.isDirectory() === true
         ? `the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it`
         : found !== undefined && (found.isCharacterDevice() || found.isBlockDevice())
           ? `the spool ${file} is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`
-          : `it could not be written beside the spool ${file} before it was sent: give DECISION_MEMORY_SPOOL or --spool a file in a folder this account can write, on a disk with room`
+          : pipe !== undefined
+            ? `the spool ${file} is ${pipe}, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`
+            : `it could not be written beside the spool ${file} before it was sent: give DECISION_MEMORY_SPOOL or --spool a file in a folder this account can write, on a disk with room`
     const how = signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of ${budget} ms)` : ''
     endWith(signal, `decision-memory hook: ended by ${signal} while sending this event${how}: this event, unanswered, is recorded only if the service took it before the signal, and is not kept, as ${why}\n`)
   }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { closeSync, constants, existsSync, openSync } from 'node:fs'
 import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join } from 'node:path'
@@ -481,6 +481,25 @@ describe('a spool that is a device', () => {
     await expect(appendToSpool('/dev/null', event(0))).rejects.toThrow(
       'the spool /dev/null is a device, not a file: this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file',
     )
+  })
+})
+
+describe('a spool that is a named pipe', () => {
+  it('says an event is not kept, rather than write it into the pipe or wait for a reader that never comes', async () => {
+    const dir = tempDir('dm-spool-fifo-')
+    const fifo = join(dir, 'spool.ndjson')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const notKept = `the spool ${fifo} is a named pipe (FIFO), not a file: this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file`
+    // Read by some process: the line went into the pipe, and the event was said spooled.
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+    try {
+      await expect(appendToSpool(fifo, event(0))).rejects.toThrow(notKept)
+    } finally {
+      closeSync(reader)
+    }
+    // Read by none: the open waited for a reader, and the hook hung past its --budget.
+    await expect(appendToSpool(fifo, event(1))).rejects.toThrow(notKept)
+    expect(await drainSpool(fifo, async () => 'delivered')).toMatchObject({ delivered: 0, left: 0 })
   })
 })
 

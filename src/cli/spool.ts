@@ -179,6 +179,10 @@ async function appendToLive(file: string, text: string): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const link = lstatOrNone(file)
     if (link?.isSymbolicLink() === true && othersOwn(link)) throw notOurs(file, link.uid)
+    // A named pipe (`mkfifo`) or a socket keeps nothing, and opening a pipe no one reads blocks
+    // until one does: the hook, which exits within its --budget, hung there until Claude Code killed it.
+    const target = await stat(file).catch(() => undefined)
+    if (target !== undefined && (target.isFIFO() || target.isSocket())) throw new Error(notAFileWhy(file, target))
     // Answers are personal: readable by their owner only.
     const handle = await open(file, 'a', 0o600)
     try {
@@ -192,6 +196,19 @@ async function appendToLive(file: string, text: string): Promise<void> {
       await handle.close()
     }
   }
+}
+
+/**
+ * Why a spool that is a named pipe or a socket (notAFile) keeps no event, in the words of a spool
+ * that is a device: the event is not kept, and where to point the spool instead.
+ */
+function notAFileWhy(file: string, found: Stats): string {
+  return `the spool ${file} is ${notAFile(found)}, not a file: this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file`
+}
+
+/** What a spool that is no file is: `a named pipe (FIFO)` or `a socket`; undefined for anything else. */
+export function notAFile(found: Stats): string | undefined {
+  return found.isFIFO() ? 'a named pipe (FIFO)' : found.isSocket() ? 'a socket' : undefined
 }
 
 /** The file or link at `path`; undefined when there is none. */
