@@ -270,6 +270,23 @@ describe('decision-memory main', () => {
     expect(stderr).toMatch(/^decision-memory serve: --host \[\] is empty: give the address to listen on, or leave --host out\n/)
   })
 
+  it('refuses serve --host given as a URL or with its port, naming the address and port to give, rather than tell it to add --auth', async () => {
+    // DECISION_MEMORY_URL copied into --host was said "not a loopback address: give --auth
+    // TOKENS_FILE", of 127.0.0.1; given --auth, it failed to listen with getaddrinfo ENOTFOUND.
+    for (const [args, said] of [
+      [['--host', 'http://127.0.0.1:7421'], '--host http://127.0.0.1:7421 is a URL, not an address: give the address alone and the port with its flag, --host 127.0.0.1 --port 7421'],
+      [['--host', 'http://localhost/'], '--host http://localhost/ is a URL, not an address: give the address alone, --host localhost'],
+      [['--host', '127.0.0.1:7421'], '--host 127.0.0.1:7421 holds a port: give the address alone and the port with its flag, --host 127.0.0.1 --port 7421'],
+      [['--host', '[::1]:7421'], '--host [::1]:7421 holds a port: give the address alone and the port with its flag, --host ::1 --port 7421'],
+      [['--port', '0', '--host', '127.0.0.1:7421'], '--host 127.0.0.1:7421 holds a port: give the address alone, --host 127.0.0.1'],
+      [['--host', '0.0.0.0:7421', '--auth', '/nonexistent/tokens.json'], '--host 0.0.0.0:7421 holds a port: give the address alone and the port with its flag, --host 0.0.0.0 --port 7421'],
+    ] as const) {
+      const { code, stderr } = await run(['serve', ...args])
+      expect(stderr.split('\n')[0], args.join(' ')).toBe(`decision-memory serve: ${said}`)
+      expect(code, args.join(' ')).toBe(2)
+    }
+  })
+
   it('reads a leading ~ of serve\'s --auth and DECISION_MEMORY_AUTH as the home folder, as of --policy', async () => {
     const home = await mkdtemp(join(tmpdir(), 'dm-home-'))
     const data = await mkdtemp(join(tmpdir(), 'dm-data-'))

@@ -74,6 +74,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = (values.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1')
   // Brackets around nothing are an empty --host, which Node would take as every interface.
   if (host === '') throw new UsageError(`--host ${values.host} is empty: give the address to listen on, or leave --host out`)
+  const shape = hostShapeProblem(values.host ?? DEFAULT_HOST, values.port !== undefined)
+  if (shape !== undefined) throw new UsageError(shape)
   const dataDir = dataDirectory(values.data)
   const policyFile = values.policy === undefined ? DEFAULT_POLICY_FILE : configFilePath(values.policy)
   const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
@@ -259,6 +261,32 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stderr.write(`decision-memory serve: ${why}\n`)
     void stop({ code: 1 })
   })
+}
+
+/**
+ * What is wrong with `given` (--host) as an address to listen on, when it is written as a URL
+ * (`http://127.0.0.1:7420`, DECISION_MEMORY_URL copied) or with its port (`127.0.0.1:7420`,
+ * `[::1]:7420`); undefined otherwise. Taken as a host name, it was refused as "not a loopback
+ * address: give --auth TOKENS_FILE" (of 127.0.0.1), and, given that, failed to listen
+ * (`getaddrinfo ENOTFOUND`), naming no flag. `portGiven`: --port is there, so none is suggested.
+ */
+export function hostShapeProblem(given: string, portGiven: boolean): string | undefined {
+  const fix = (address: string, port: string) =>
+    port === '' || portGiven ? `give the address alone, --host ${address}` : `give the address alone and the port with its flag, --host ${address} --port ${port}`
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) {
+    let url: URL | undefined
+    try {
+      url = new URL(given)
+    } catch {
+      url = undefined
+    }
+    const address = url?.hostname.replace(/^\[(.*)\]$/, '$1') ?? ''
+    return `--host ${given} is a URL, not an address: ${address === '' ? 'give the address alone (127.0.0.1), and the port with --port' : fix(address, url?.port ?? '')}`
+  }
+  // One colon (an IPv6 address has two or more), or an IPv6 address in brackets, then a port.
+  const withPort = /^([^:[\]]+):(\d+)$/.exec(given) ?? /^\[([^\]]*)\]:(\d+)$/.exec(given)
+  if (withPort !== null) return `--host ${given} holds a port: ${fix(withPort[1] as string, withPort[2] as string)}`
+  return undefined
 }
 
 /** Node's options for the service's server: its check of Host is made by the listener instead (`serviceListener`). */
