@@ -1,7 +1,9 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { BIN, cleanEnv } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
 
 /**
@@ -90,6 +92,30 @@ describe('install-hooks --file in a folder that is not there', () => {
     const file = join(parent, '.claude', 'settings.local.json')
     expect(await installHooksCommand(['--file', file])).toBe(0)
     expect(Object.keys(JSON.parse(await readFile(file, 'utf8')).hooks)).toEqual(['SessionStart', 'PreToolUse', 'PostToolUse'])
+  })
+})
+
+describe('install-hooks --file given a device or a named pipe', () => {
+  it('refuses /dev/null, saying the settings on stdout are --dry-run\'s, rather than read it and write a file over it', async () => {
+    // Written, /dev/null was renamed over by the settings file: as root, the system's made a file.
+    // Only --dry-run here, which reads it and writes nothing, so that no version may do that again.
+    expect(await installHooksCommand(['--file', '/dev/null', '--dry-run'])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: cannot use /dev/null: a device, not a settings file: give --file a settings file (the settings on stdout are --dry-run's); nothing written\n`,
+    )
+    expect(stdout).toBe('')
+  })
+  it('refuses a named pipe (/dev/stdout in a pipeline), rather than wait for what nobody writes to it', async () => {
+    const fifo = join(tempDir('dm-install-fifo-'), 'settings.json')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    // Run apart, killed should it wait: the read of the pipe held the command until then.
+    const run = spawnSync(process.execPath, [BIN, 'install-hooks', '--file', fifo], { env: cleanEnv({ HOME: tempDir('dm-install-home-') }), timeout: 20_000, encoding: 'utf8' })
+    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({
+      status: 1,
+      stderr: `decision-memory install-hooks: cannot use ${fifo}: a named pipe (FIFO), not a settings file: give --file a settings file (the settings on stdout are --dry-run's); nothing written\n`,
+      stdout: '',
+    })
+    expect((await stat(fifo)).isFIFO()).toBe(true)
   })
 })
 

@@ -1,5 +1,5 @@
 import { lstat, mkdir, readFile, readlink, realpath, stat } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
+import { existsSync, type Stats } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
@@ -20,8 +20,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
   --file FILE    any settings file, e.g. .claude/settings.local.json (not committed), its folder
-                 or the one above it an existing folder; not - (for the settings on stdout,
-                 --dry-run)
+                 or the one above it an existing folder; not - nor a device or pipe such as
+                 /dev/stdout (for the settings on stdout, --dry-run)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
                  blank one is refused, and one whose program (or node's script, by absolute
                  path) is not there is written with a warning on stderr
@@ -72,6 +72,14 @@ function settingsText(settings: unknown, layout: SettingsLayout): string {
   const text = JSON.stringify(settings, null, layout.indent) + '\n'
   // JSON.stringify writes a line end inside a string as `\n`, so every `\n` of its text is a line end.
   return layout.eol === '\n' ? text : text.replaceAll('\n', '\r\n')
+}
+
+/** What a settings path that is neither a file nor a folder is (`a device`, `a named pipe (FIFO)`, `a socket`); undefined for a file or folder. */
+function notASettingsFile(found: Stats): string | undefined {
+  if (found.isCharacterDevice() || found.isBlockDevice()) return 'a device'
+  if (found.isFIFO()) return 'a named pipe (FIFO)'
+  if (found.isSocket()) return 'a socket'
+  return undefined
 }
 
 async function readSettings(file: string): Promise<{ settings: unknown; layout: SettingsLayout }> {
@@ -475,6 +483,15 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     const above = dirname(dirname(file))
     const kind = await stat(above).then((s) => (s.isDirectory() ? 'folder' : 'not a folder'), () => 'missing')
     if (kind !== 'folder') return fail(`--file ${file}: ${above} is ${kind === 'missing' ? 'no such folder' : 'not a folder'}; give a settings file in an existing folder`)
+  }
+
+  // A device or a pipe is no settings file: /dev/stdout (for the settings on stdout) waited for
+  // input from the terminal, /dev/zero and /dev/full were read until the string could grow no
+  // more (a stack trace), and /dev/null was "wrote", renamed over by a file: as root, the
+  // system's /dev/null made a file of.
+  const special = await stat(file).then(notASettingsFile, () => undefined)
+  if (special !== undefined) {
+    return fail(`cannot use ${file}: ${special}, not a settings file: give --file a settings file (the settings on stdout are --dry-run's); nothing written`)
   }
 
   let merged
