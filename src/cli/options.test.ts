@@ -295,6 +295,12 @@ describe('serviceUrlProblem', () => {
       'DECISION_MEMORY_URL is "http://127.0.0.1:7420?x=1", which holds a query or fragment (?x=1) the paths of the service would come after: give its address as http://HOST:PORT',
     )
     expect(serviceUrlProblem('http://127.0.0.1:7420/#top')).toContain('holds a query or fragment (#top)')
+    // An empty one (a `?` or `#` left at the end) is one all the same: the URL's search and hash leave it out.
+    for (const [url, part] of [['http://127.0.0.1:7420/?', '?'], ['http://127.0.0.1:7420#', '#'], ['http://127.0.0.1:7420/?#', '?#']] as const) {
+      expect(serviceUrlProblem(url), url).toBe(
+        `DECISION_MEMORY_URL is "${url}", which holds a query or fragment (${part}) the paths of the service would come after: give its address as http://HOST:PORT`,
+      )
+    }
     // A path of its own (behind a proxy) is an address still.
     expect(serviceUrlProblem('http://127.0.0.1:7420/dm')).toBeUndefined()
   })

@@ -90,9 +90,12 @@ export function serviceUrlProblem(url: string): string | undefined {
     return `DECISION_MEMORY_URL is "${shown}", which is no address fetch can read (ERR_INVALID_URL): give the service's address as http://HOST:PORT`
   }
   // Paths are joined after it (`${url}/v1/…`): after a query or a fragment they are no path, and
-  // every request went to `/` (`no route GET /`), as if the service were not decision-memory.
-  if (parsed.username === '' && parsed.password === '' && (parsed.search !== '' || parsed.hash !== '')) {
-    return `DECISION_MEMORY_URL is "${shown}", which holds a query or fragment (${parsed.search}${parsed.hash}) the paths of the service would come after: give its address as http://HOST:PORT`
+  // every request went to `/` (`no route GET /`), as if the service were not decision-memory. An
+  // empty one too (`http://127.0.0.1:7420/?`, `/#`), which the URL's search and hash leave out: a
+  // `?` or `#` can only start one, none being allowed before the path.
+  const after = url.search(/[?#]/)
+  if (parsed.username === '' && parsed.password === '' && after !== -1) {
+    return `DECISION_MEMORY_URL is "${shown}", which holds a query or fragment (${url.slice(after)}) the paths of the service would come after: give its address as http://HOST:PORT`
   }
   if (parsed.username === '' && parsed.password === '') return undefined
   return (
