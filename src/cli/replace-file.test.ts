@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -22,6 +23,17 @@ describe('replaceFile', () => {
     // 0666 is cut by any umask but 0 (022 makes 0644).
     await replaceFile(target, 'new', 0o666)
     expect((await stat(target)).mode & 0o777).toBe(0o666)
+  })
+
+  it('never renames over what is no file (a named pipe, a device), leaving it as it was and nothing beside it', async () => {
+    const dir = tempDir('dm-replace-')
+    const fifo = join(dir, 'settings.json')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const refused = await replaceFile(fifo, 'text').catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(ReplaceError)
+    expect(refused).toMatchObject({ step: 'beside', code: 'EINVAL' })
+    expect((await stat(fifo)).isFIFO()).toBe(true)
+    expect(await readdir(dir)).toEqual(['settings.json'])
   })
 
   it('says the step it failed at, with the code, and leaves the file as it was and nothing beside it', async () => {

@@ -1,4 +1,4 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { randomHex } from '../random-hex'
 
 /**
@@ -32,6 +32,13 @@ export class ReplaceError extends Error {
  * the text then written whole beside it before it was removed.
  */
 export async function replaceFile(target: string, text: string, mode?: number): Promise<void> {
+  // A device (`/dev/null`, run as root) or a named pipe is never renamed over: it would be made a
+  // file, for every other program that uses it. Said as the step `beside`, with EINVAL: nothing is
+  // made there. (Its callers say such a path before they come here; a folder fails the rename.)
+  const found = await stat(target).catch(() => undefined)
+  if (found !== undefined && !found.isFile() && !found.isDirectory()) {
+    throw new ReplaceError('beside', Object.assign(new Error(`${target} is no file, and is not replaced`), { code: 'EINVAL' }))
+  }
   // A name of its own ('wx': never a file already there, nor a link planted in its place).
   const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
   let handle: FileHandle | undefined
