@@ -11,6 +11,7 @@ import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-pay
 import { BIN, cleanEnv, closedPort, runCli, runCliFromFile, runCliKeptOpen, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { sparseFile, tempDir } from './support/temp-dir'
+import { BIN_PATH, shellWord } from '../src/cli/bin-path'
 
 const running: RunningService[] = []
 const servers: Server[] = []
@@ -939,7 +940,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
     for (const who of ['alice', 'bob']) {
       const set = await runCli(['hook', '--usr', who, '--spool', spool], { input, env })
-      expect(set.stderr).toContain(`to record it, run decision-memory hook --record-set-aside --user USER --spool ${spool}, USER being whose choices these are`)
+      expect(set.stderr).toContain(`to record it, run node ${shellWord(BIN_PATH)} hook --record-set-aside --user USER --spool ${spool}, USER being whose choices these are`)
     }
     // As stderr says: run by hand, it reads no payload (none is piped here) and sends nothing.
     const recorded = await runCli(['hook', '--record-set-aside', '--user', 'alice', '--spool', spool], { env })

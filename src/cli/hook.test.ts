@@ -10,6 +10,7 @@ import { claudeCodeFixture } from '../../test/support/fixtures'
 import { closedPort } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
 import { BIN, runCli } from '../../test/support/spawn-service'
+import { BIN_PATH, shellWord } from './bin-path'
 import { LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
 import { pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
@@ -473,7 +474,7 @@ describe('decision-memory hook flags', () => {
       const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
       const aside = (file: string, user: string) =>
         `decision-memory hook: the payload is not spooled: the flags leave whose choices these are in doubt, and spooled for user "${user}" it would be recorded as that user's; ` +
-        `kept in ${file}.rejected: to record it, run decision-memory hook --record-set-aside --user USER --spool ${file}, USER being whose choices these are; mend the flags to record the next ones\n`
+        `kept in ${file}.rejected: to record it, run node ${shellWord(BIN_PATH)} hook --record-set-aside --user USER --spool ${file}, USER being whose choices these are; mend the flags to record the next ones\n`
       const doubts: Array<[string[], Record<string, string>, string]> = [
         [['--usr', 'alice'], {}, 'default'],
         [['--usr=alice'], {}, 'default'],
@@ -526,6 +527,29 @@ describe('decision-memory hook flags', () => {
           `nor kept: cannot write ${blocked}.rejected (EISDIR); make it a file this account can write, on a disk with room\n`,
       )
       expect(existsSync(blocked)).toBe(false)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('prints, for a capture set aside, a command that records it as printed, its user filled in, in a spool folder with a space in its name', async () => {
+    // `run decision-memory hook … --spool /tmp/my spool/spool.ndjson`, pasted into a shell, ran no
+    // command (`decision-memory` is on no PATH) and, were it one, read the path as two words.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-flag-paste-'))
+    try {
+      const spool = join(dir, "my spool's", 'spool.ndjson')
+      const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+      const set = await runCli(['hook', '--usr', 'alice', '--spool', spool], { input, env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1' } })
+      expect(set.code).toBe(0)
+      const command = /: to record it, run (.*), USER being whose choices these are;/.exec(set.stderr)?.[1]
+      expect(command, set.stderr).toBeDefined()
+      const pasted = spawnSync('sh', ['-c', (command as string).replace(' --user USER ', ' --user alice ')], { encoding: 'utf8' })
+      expect(pasted.stderr).toBe('')
+      expect(pasted.status).toBe(0)
+      expect(pasted.stdout).toContain('moved 1 capture set aside for a user in doubt')
+      const moved = (await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')
+      expect(moved.map((line) => (JSON.parse(line) as { user: string }).user)).toEqual(['alice'])
+      expect(existsSync(`${spool}.rejected`)).toBe(false)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

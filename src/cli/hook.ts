@@ -9,6 +9,7 @@ import { fieldNestedTooDeep, hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { RECORD_SET_ASIDE, recordSetAsideCommand } from './set-aside'
+import { commandLine, optionArgs } from './bin-path'
 import { printable, printableLine } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, notAFile, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -350,8 +351,11 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
       if (typeof code !== 'string') throw error
       throw new Error(`${notSpooled}, nor kept: cannot write ${rejectedFile(file)} (${code}); make it a file this account can write, on a disk with room`)
     }
+    // A command that runs as printed, pasted into a shell: `decision-memory` is on no PATH, and a
+    // spool path with a space in it, unquoted, was two words (`Unexpected argument`).
+    const record = commandLine(['hook', RECORD_SET_ASIDE, '--user', 'USER', ...optionArgs('--spool', file)])
     process.stderr.write(
-      `decision-memory hook: ${notSpooled}; kept in ${rejectedFile(file)}: to record it, run decision-memory hook ${RECORD_SET_ASIDE} --user USER --spool ${file}, USER being whose choices these are; mend the flags to record the next ones\n`,
+      `decision-memory hook: ${notSpooled}; kept in ${rejectedFile(file)}: to record it, run ${record}, USER being whose choices these are; mend the flags to record the next ones\n`,
     )
     return
   }
