@@ -329,6 +329,26 @@ describe('decision-memory hook with events waiting in the spool, the service dow
     }
   })
 
+  it('removes a spool that is a symbolic link to no file, saying so once, rather than leave it moved aside for every later call to rename', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-down-link-'))
+    try {
+      const file = join(dir, 'spool.ndjson')
+      await symlink(join(dir, 'gone', 'spool.ndjson'), file)
+      const env = { ...process.env, DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: file }
+      const first = await runCli(['hook', '--budget', '10000'], { env, input: JSON.stringify(claudeCodeFixture('post-tool-use-single')) })
+      expect(first.stderr).toBe(
+        `decision-memory hook: the spool ${file} was a symbolic link to ${join(dir, 'gone', 'spool.ndjson')}, which leads to no file (ENOENT): it held no events, and is removed; the spool is a file of its own at ${file} from now on\n` +
+          `decision-memory hook: service not reachable at ${url}; spooled to ${file}\n`,
+      )
+      const second = await runCli(['hook', '--budget', '10000'], { env, input: JSON.stringify(claudeCodeFixture('post-tool-use-single')) })
+      expect(second.stderr).not.toContain('symbolic link')
+      expect(await readdir(dir)).toEqual(['spool.ndjson'])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('says they wait for a call that can deliver them where DECISION_MEMORY_URL is set wrong, which the next call fails alike', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-wrong-spool-'))
     try {

@@ -954,6 +954,14 @@ async function deliverOrSpool(
     const lines = unreadable === 1 ? 'a line of the spool that is no event' : `${unreadable} lines of the spool that are no event`
     process.stderr.write(`decision-memory hook: set aside ${lines} (cut short by a write that stopped partway, or JSON no hook wrote) in ${rejectedFile(file)}, for a person to read\n`)
   }
+  // A spool set as a link to a file not there (or a looping one) was moved aside by the claim and
+  // kept there, renamed by every later hook: it held no events and is removed, said this once.
+  for (const { target, code } of 'removedLinks' in drained ? (drained.removedLinks ?? []) : []) {
+    const leads = code === 'ELOOP' ? 'which loops (ELOOP)' : 'which leads to no file (ENOENT)'
+    process.stderr.write(
+      `decision-memory hook: the spool ${file} was a symbolic link to ${printableLine(target)}, ${leads}: it held no events, and is removed; the spool is a file of its own at ${file} from now on\n`,
+    )
+  }
   sayHeld()
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   // A spooled delivery that went unanswered (nothing listening, a URL fetch will not try, no answer

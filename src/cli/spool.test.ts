@@ -503,6 +503,35 @@ describe('a spool that is a named pipe', () => {
   })
 })
 
+describe('a spool that is a symbolic link to no file (broken, or looping)', () => {
+  it('removes the link, which holds no events, saying where it led, rather than keep it moved aside for every later hook to rename', async () => {
+    for (const [target, code] of [['nowhere.ndjson', 'ENOENT'], ['loop', 'ELOOP']] as const) {
+      const dir = tempDir('dm-spool-link-')
+      const file = join(dir, 'spool.ndjson')
+      await symlink(target, file)
+      if (target === 'loop') await symlink('loop', join(dir, 'loop'))
+      const service = fakeService()
+      service.up = true
+      // Kept, the moved-aside link was a claim of a pid gone, taken and renamed again by each drain;
+      // a looping one threw ELOOP there, every drain after it stopped before the events in the spool.
+      expect(await drainSpool(file, (e) => service.deliver(e)), code).toEqual({ delivered: 0, rejected: 0, left: 0, stopped: null, removedLinks: [{ target, code }] })
+      expect((await readdir(dir)).filter((name) => name !== 'loop'), code).toEqual([])
+      // The spool is a file of its own now, delivered as any, the link said no more.
+      await appendToSpool(file, event(1))
+      expect(await drainSpool(file, (e) => service.deliver(e)), code).toEqual({ delivered: 1, rejected: 0, left: 0, stopped: null })
+      expect(service.received, code).toEqual([1])
+    }
+  })
+
+  it('is no error to a forget, which removes the link as a drain does', async () => {
+    const dir = tempDir('dm-spool-link-forget-')
+    const file = join(dir, 'spool.ndjson')
+    await symlink('spool.ndjson', file)
+    expect(await forgetInSpool(file, 'default')).toBe(0)
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
 describe('a spool under a file', () => {
   it('has nothing to drain or forget, and an event appended is said lost, naming the spool, not in mkdir\'s words', async () => {
     const dir = tempDir('dm-spool-under-file-')

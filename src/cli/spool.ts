@@ -1,4 +1,4 @@
-import { lstatSync, statSync, type Stats } from 'node:fs'
+import { lstatSync, readlinkSync, statSync, type Stats } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { TrimmedIdentifierSchema } from '../domain/observation'
@@ -79,6 +79,11 @@ export interface DrainResult {
   left: number
   /** Why events were left: a delivery failed (the service is down or slow), or time ran out. */
   stopped: 'failure' | 'time' | null
+  /**
+   * Symbolic links taken as the spool that led to no file (broken, or looping): they held no
+   * events, and are removed (linkToNothing), each with where it led and why it could not be read.
+   */
+  removedLinks?: Array<{ target: string; code: string }>
 }
 
 /** The spool file: `$DECISION_MEMORY_SPOOL`, else `~/.decision-memory/spool.ndjson`. */
@@ -416,7 +421,16 @@ export async function drainSpool(
     // Gone already: another drain took it over as left over (a spool last written CLAIM_STALE_MS
     // ago, seen between this drain's rename and its stamp): its events are that drain's. Thrown,
     // the error would end the hook before it sent or spooled the event at hand.
+    // A link that leads to no file (a spool set as a link to a file not there, or one looping)
+    // holds no events: read as none, it is unlinked below with the claim, said once (removedLinks).
+    // Kept, it was renamed by every later hook (a claim of a pid gone) and never removed, and a
+    // looping one threw ELOOP, the events claimed after it never delivered.
     const text = await readFile(claimed, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      const link = linkToNothing(claimed, error)
+      if (link !== undefined) {
+        result.removedLinks = [...(result.removedLinks ?? []), link]
+        return ''
+      }
       if (error.code === 'ENOENT') return undefined
       throw error
     })
@@ -514,7 +528,27 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
 
 /** The lines of a claim, but for blank ones, with an event appended to a line cut short taken apart (spooledLines). */
 async function linesOf(taken: string): Promise<string[]> {
-  return spooledLines(await readFile(taken, 'utf8')).filter((l) => l.trim() !== '')
+  // A link that leads to no file holds no lines: putBack then unlinks it (drainSpool says why).
+  const text = await readFile(taken, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (linkToNothing(taken, error) !== undefined) return ''
+    throw error
+  })
+  return spooledLines(text).filter((l) => l.trim() !== '')
+}
+
+/**
+ * Where the claim `claimed` leads, and why it could not be read, when it is a symbolic link that
+ * leads to no file (`error`, its read's, ENOENT or ELOOP); undefined otherwise (a claim another
+ * drain took over is gone, no link).
+ */
+function linkToNothing(claimed: string, error: NodeJS.ErrnoException): { target: string; code: string } | undefined {
+  if (error.code !== 'ENOENT' && error.code !== 'ELOOP') return undefined
+  if (lstatOrNone(claimed)?.isSymbolicLink() !== true) return undefined
+  try {
+    return { target: readlinkSync(claimed), code: error.code }
+  } catch {
+    return undefined
+  }
 }
 
 /**
