@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { connect } from 'node:net'
@@ -81,13 +81,30 @@ describe('decision-memory serve', () => {
 
 describe('decision-memory serve with a tokens file it cannot use', () => {
   /** What serve says on stderr, and its exit code, when it stops before listening. */
-  async function refusal(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  async function refusal(args: string[], env: Record<string, string>, timeout?: number): Promise<{ code: number | null; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'], timeout })
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
     return { code, stderr }
   }
+
+  it('refuses a --policy or --auth that is a named pipe, naming the flag, rather than wait for a writer that never comes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-serve-fifo-'))
+    try {
+      const fifo = join(dir, 'pipe.json')
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+      // Killed should it wait (no exit code): its open of the pipe held it until then.
+      for (const [flag, kind] of [['--policy', 'policy file'], ['--auth', 'tokens file']] as const) {
+        const { code, stderr } = await refusal(['--data', join(dir, 'data'), flag, fifo], {}, 20_000)
+        expect({ code, stderr }, flag).toEqual({ code: 1, stderr: `decision-memory serve: ${fifo}: cannot read ${kind}: a named pipe (FIFO), not a file: give ${flag} the path of a ${kind}\n` })
+      }
+      const byVariable = await refusal(['--data', join(dir, 'data')], { DECISION_MEMORY_AUTH: fifo }, 20_000)
+      expect(byVariable.stderr).toBe(`decision-memory serve: DECISION_MEMORY_AUTH: ${fifo}: cannot read tokens file: a named pipe (FIFO), not a file: give DECISION_MEMORY_AUTH the path of a tokens file\n`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 
   it('names DECISION_MEMORY_AUTH when the variable named the file, and only the file when --auth did', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-serve-auth-'))

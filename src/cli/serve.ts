@@ -26,7 +26,7 @@ import { packageVersion } from './package-version'
  */
 async function tokensNamed(file: string, fromEnvironment: boolean): ReturnType<typeof loadTokens> {
   try {
-    return await loadTokens(configFilePath(file))
+    return await loadTokens(configFilePath(file), fromEnvironment ? 'DECISION_MEMORY_AUTH' : '--auth')
   } catch (error) {
     if (!fromEnvironment || !(error instanceof TokensFileError)) throw error
     throw new TokensFileError(`DECISION_MEMORY_AUTH: ${error.message}`)

@@ -84,6 +84,16 @@ describe('policies (R-POL)', () => {
     await expect(loadPolicy(join(dir, 'bad.json'))).rejects.toThrow(/bad\.json: not valid JSON/)
   })
 
+  it('refuses what is no file, and a file of more than 4 MB, naming --policy, rather than read it', async () => {
+    // /dev/null read as an empty file; /dev/zero and a named pipe were read until memory or a writer came.
+    await expect(loadPolicy('/dev/null')).rejects.toThrow(new PolicyFileError('/dev/null: cannot read policy file: a device, not a file: give --policy the path of a policy file'))
+    const big = join(tempDir('dm-policy-big-'), 'policy.json')
+    writeFileSync(big, `{}${' '.repeat(4 * 1024 * 1024)}`)
+    await expect(loadPolicy(big)).rejects.toThrow(new PolicyFileError(`${big}: cannot read policy file: it holds 4194306 bytes, more than 4 MB, more than any policy file: give --policy the path of a policy file`))
+    // A folder is said as before.
+    await expect(loadPolicy(tempDir('dm-policy-folder-'))).rejects.toThrow(/cannot read policy file: EISDIR$/)
+  })
+
   it('refuses a scan.cron that is not a cron expression, naming the file and the field (R-POL)', async () => {
     const policy = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
     policy.scan.cron = 'every day at three'

@@ -9,7 +9,7 @@ import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/poli
 import { jsonTypeOf, missingSaid } from '../domain/zod-issues'
 import { duplicateJsonKeys } from './json-duplicate-keys'
 import { jsonFieldLines } from './json-field-lines'
-import { utf8FileText } from './utf8-file'
+import { configFileBytes, utf8FileText } from './utf8-file'
 
 const require = createRequire(import.meta.url)
 
@@ -367,12 +367,8 @@ async function defaultFields(): Promise<unknown> {
  * than the default policy needs only the fields it changes: the others are the default policy's.
  */
 export async function loadPolicy(file: string = DEFAULT_POLICY_FILE): Promise<CompiledPolicy> {
-  let bytes: Buffer
-  try {
-    bytes = await readFile(file)
-  } catch (error) {
-    throw new PolicyFileError(`${file}: cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
-  }
-  return parsePolicy(utf8FileText(bytes, file, (message) => new PolicyFileError(message)), file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
+  const refuse = (message: string) => new PolicyFileError(message)
+  const bytes = await configFileBytes(file, 'policy file', '--policy', refuse)
+  return parsePolicy(utf8FileText(bytes, file, refuse), file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
 }
 

@@ -150,4 +150,12 @@ describe('loadTokens', () => {
   it('says when the file cannot be read', async () => {
     await expect(loadTokens('/nonexistent/tokens.json')).rejects.toThrow(/cannot read tokens file: ENOENT/)
   })
+
+  it('refuses what is no file, and a file of more than 4 MB, naming the flag, rather than read it', async () => {
+    // /dev/null read as an empty file; /dev/zero and a named pipe were read until memory or a writer came.
+    await expect(loadTokens('/dev/null')).rejects.toThrow(new TokensFileError('/dev/null: cannot read tokens file: a device, not a file: give --auth the path of a tokens file'))
+    await expect(loadTokens('/dev/null', 'DECISION_MEMORY_AUTH')).rejects.toThrow('a device, not a file: give DECISION_MEMORY_AUTH the path of a tokens file')
+    const big = await fileWith(' '.repeat(4 * 1024 * 1024 + 1))
+    await expect(loadTokens(big)).rejects.toThrow(new TokensFileError(`${big}: cannot read tokens file: it holds 4194305 bytes, more than 4 MB, more than any tokens file: give --auth the path of a tokens file`))
+  })
 })

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { fieldNestedPast } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { IdentifierSchema } from '../domain/observation'
@@ -7,7 +7,7 @@ import { z } from '../domain/zod'
 import { missingSaid } from '../domain/zod-issues'
 import { duplicateJsonKeys } from './json-duplicate-keys'
 import { whereJsonBreaks } from './json-scan'
-import { utf8FileText } from './utf8-file'
+import { configFileBytes, utf8FileText } from './utf8-file'
 
 /** Who a bearer token speaks for (R-SVC-4): the users it may act for, or any user. */
 export interface Principal {
@@ -132,14 +132,10 @@ function fieldNestedTooDeep(raw: unknown): string | undefined {
 }
 
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
-export async function loadTokens(file: string): Promise<TokenTable> {
-  let bytes: Buffer
-  try {
-    bytes = await readFile(file)
-  } catch (error) {
-    throw new TokensFileError(`${file}: cannot read tokens file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
-  }
-  const text = utf8FileText(bytes, file, (message) => new TokensFileError(message))
+export async function loadTokens(file: string, flag = '--auth'): Promise<TokenTable> {
+  const refuse = (message: string) => new TokensFileError(message)
+  const bytes = await configFileBytes(file, 'tokens file', flag, refuse)
+  const text = utf8FileText(bytes, file, refuse)
   // A byte order mark, as some Windows editors save UTF-8, is no part of the text (as in a policy).
   const json = text.replace(/^\uFEFF/, '')
   let raw: unknown
