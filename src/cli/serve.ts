@@ -37,7 +37,7 @@ export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--dat
 
   --port N       port to listen on (default $DECISION_MEMORY_PORT or 7420; 0 picks a free one,
                  which the "listening" log line gives at any DECISION_MEMORY_LOG_LEVEL)
-  --host ADDR    address to bind (default 127.0.0.1)
+  --host ADDR    address to bind (default 127.0.0.1), alone: not a URL, and no port (--port)
   --data DIR     LevelDB data directory (default $DECISION_MEMORY_DATA or ./data)
   --policy FILE  policy file, JSON or YAML (default policies/default.json)
   --auth FILE    bearer tokens and the users each may act for (default $DECISION_MEMORY_AUTH);
@@ -271,8 +271,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
  * (`getaddrinfo ENOTFOUND`), naming no flag. `portGiven`: --port is there, so none is suggested.
  */
 export function hostShapeProblem(given: string, portGiven: boolean): string | undefined {
+  // No address in it (`[]:7420`): none to name, as of a URL without one.
   const fix = (address: string, port: string) =>
-    port === '' || portGiven ? `give the address alone, --host ${address}` : `give the address alone and the port with its flag, --host ${address} --port ${port}`
+    address === ''
+      ? 'give the address alone (127.0.0.1), and the port with --port'
+      : port === '' || portGiven
+        ? `give the address alone, --host ${address}`
+        : `give the address alone and the port with its flag, --host ${address} --port ${port}`
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) {
     let url: URL | undefined
     try {
@@ -281,7 +286,7 @@ export function hostShapeProblem(given: string, portGiven: boolean): string | un
       url = undefined
     }
     const address = url?.hostname.replace(/^\[(.*)\]$/, '$1') ?? ''
-    return `--host ${given} is a URL, not an address: ${address === '' ? 'give the address alone (127.0.0.1), and the port with --port' : fix(address, url?.port ?? '')}`
+    return `--host ${given} is a URL, not an address: ${fix(address, url?.port ?? '')}`
   }
   // One colon (an IPv6 address has two or more), or an IPv6 address in brackets, then a port.
   const withPort = /^([^:[\]]+):(\d+)$/.exec(given) ?? /^\[([^\]]*)\]:(\d+)$/.exec(given)
