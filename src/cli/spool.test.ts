@@ -501,6 +501,17 @@ describe('a spool that is a named pipe', () => {
     await expect(appendToSpool(fifo, event(1))).rejects.toThrow(notKept)
     expect(await drainSpool(fifo, async () => 'delivered')).toMatchObject({ delivered: 0, left: 0 })
   })
+
+  it('is neither taken nor read through a symbolic link to it, which held the drain until the hook was killed', async () => {
+    const dir = tempDir('dm-spool-fifo-link-')
+    const fifo = join(dir, 'real.fifo')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const file = join(dir, 'spool.ndjson')
+    await symlink(fifo, file)
+    expect(await drainSpool(file, async () => 'delivered')).toEqual({ delivered: 0, rejected: 0, left: 0, stopped: null })
+    await expect(appendToSpool(file, event(0))).rejects.toThrow(`the spool ${file} is a named pipe (FIFO), not a file: this event is not kept`)
+    expect((await readdir(dir)).sort()).toEqual(['real.fifo', 'spool.ndjson'])
+  })
 })
 
 describe('a spool that is a symbolic link to no file (broken, or looping)', () => {

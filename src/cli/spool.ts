@@ -216,6 +216,15 @@ export function notAFile(found: Stats): string | undefined {
   return found.isFIFO() ? 'a named pipe (FIFO)' : found.isSocket() ? 'a socket' : undefined
 }
 
+/** What `path` leads to, its links followed; undefined when nothing does (ENOENT, ELOOP). */
+function statOrNone(path: string): Stats | undefined {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
 /** The file or link at `path`; undefined when there is none. */
 export function lstatOrNone(path: string): Stats | undefined {
   try {
@@ -266,6 +275,13 @@ async function tryRename(from: string, to: string): Promise<boolean> {
     // for another drain or writer of this process to take.
     const found = lstatSync(from)
     if (!found.isFile() && !found.isSymbolicLink()) return false
+    // Nor a link to what is no file (a named pipe, a device, a folder): read, a pipe nobody writes
+    // to held the drain past the hook's --budget until Claude Code killed it. A link to nothing is
+    // taken, and removed by the drain (linkToNothing).
+    if (found.isSymbolicLink()) {
+      const target = statOrNone(from)
+      if (target !== undefined && !target.isFile()) return false
+    }
     // Not this account's: its lines are not this account's events (othersOwn).
     if (othersOwn(found)) return false
     await rename(from, to)
