@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -44,6 +44,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 const { defaultHookCommand, installHooksCommand, missingOfCommand, shownCommand } = await import('./install-hooks')
 const { UsageError } = await import('./options')
+const { shellWord } = await import('./bin-path')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
 
 let stderr: string
@@ -681,11 +682,40 @@ describe('install-hooks and our hook with another user at some of its events', (
     const command = defaultHookCommand()
     expect(await installHooksCommand(['--file', file])).toBe(1)
     expect(stderr).toBe(
-      `decision-memory install-hooks: ${file}: decision-memory's hook holds 2 different commands at its events (SessionStart, PostToolUse: ${command} --user alice; PreToolUse: ${command}): ` +
+      `decision-memory install-hooks: ${file}: decision-memory's hook holds 2 different commands at its events (SessionStart, PostToolUse: --command ${shellWord(`${command} --user alice`)}; PreToolUse: --command ${shellWord(command)}): ` +
         'updated each with its own, one install would plan and record for more than one user or service; give the one you mean with --command, which every event is then written with, or edit them to one; nothing written\n',
     )
     expect(stdout).toBe('')
     expect(await readFile(file, 'utf8')).toBe(before)
+  })
+
+  it('names each command as the --command that writes it, which works pasted into a shell', async () => {
+    // Named bare (`node "/…/decision-memory.js" hook --user alice`), pasted after --command it was
+    // split by the shell, and install-hooks refused the words after `--command node` (exit 2).
+    const { file } = await settingsFolder()
+    await writeFile(file, JSON.stringify(mixed()))
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    const pasted = /SessionStart, PostToolUse: (--command '[^']*')/.exec(stderr)?.[1] as string
+    expect(pasted).toBeDefined()
+    // The words sh makes of it, as a paste into the shell gives them to install-hooks.
+    const words = JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${pasted}`], { encoding: 'utf8' })) as string[]
+    expect(words).toEqual(['--command', `${defaultHookCommand()} --user alice`])
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, ...words])).toBe(0)
+    const hooks = JSON.parse(await readFile(file, 'utf8')).hooks
+    expect(['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => hooks[event].map((g: { hooks: Array<{ command: string }> }) => g.hooks[0]?.command))).toEqual(
+      Array(3).fill([`${defaultHookCommand()} --user alice`]),
+    )
+  })
+
+  it('says a token, not repeated in the --command named, is to be written in', async () => {
+    const { file } = await settingsFolder()
+    const held = mixed()
+    held.hooks.PreToolUse[0]!.hooks[0]!.command = 'DECISION_MEMORY_TOKEN=s3cret npx decision-memory hook'
+    await writeFile(file, JSON.stringify(held))
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    expect(stderr).toContain(`PreToolUse: --command ${shellWord(`DECISION_MEMORY_TOKEN=… ${defaultHookCommand()}`)} (with the value of DECISION_MEMORY_TOKEN, not repeated here, for …)`)
+    expect(stderr).not.toContain('s3cret')
   })
 
   it('writes the command given at every event, and says what they held', async () => {

@@ -425,9 +425,21 @@ async function noteHooksBeside(settings: Record<string, unknown>, file: string):
   }
 }
 
-/** Our hook's commands at its events, as said: `SessionStart, PostToolUse: node … hook --user alice; PreToolUse: node … hook`, a token's value not repeated. */
-function heldSaid(held: HeldCommands): string {
-  return held.map(({ command, events }) => `${events.join(', ')}: ${shownCommand(command)}`).join('; ')
+/**
+ * Our hook's commands at its events, as said: `SessionStart, PostToolUse: node … hook --user alice;
+ * PreToolUse: node … hook`, a token's value not repeated. `asFlag`, each as the `--command` that
+ * writes it, quoted for the shell (`--command 'node "/…" hook --user alice'`), so that the one meant
+ * can be pasted: as it was, unquoted, the shell split it, and install-hooks refused the words after
+ * `--command node` (exit 2). A token, not repeated, is to be written in by hand, and said to be.
+ */
+function heldSaid(held: HeldCommands, asFlag = false): string {
+  return held
+    .map(({ command, events }) => {
+      const shown = shownCommand(command)
+      if (!asFlag) return `${events.join(', ')}: ${shown}`
+      return `${events.join(', ')}: --command ${shellWord(shown)}${shown === command ? '' : ' (with the value of DECISION_MEMORY_TOKEN, not repeated here, for …)'}`
+    })
+    .join('; ')
 }
 
 /** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
@@ -521,7 +533,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof DifferingHooksError) {
       return fail(
-        `${file}: decision-memory's hook holds ${error.held.length} different commands at its events (${heldSaid(error.held)}): updated each with its own, one install would plan and record for more than one user or service; ` +
+        `${file}: decision-memory's hook holds ${error.held.length} different commands at its events (${heldSaid(error.held, true)}): updated each with its own, one install would plan and record for more than one user or service; ` +
           'give the one you mean with --command, which every event is then written with, or edit them to one; nothing written',
       )
     }
