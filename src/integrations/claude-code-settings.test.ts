@@ -106,6 +106,19 @@ describe('mergeHooks', () => {
       { type: 'command', command: `${COMMAND} --budget 8000`, timeout: 10 },
       { type: 'command', command: `${COMMAND} --budget 8000`, timeout: 10 },
     ])
+    // A --budget longer at PreToolUse alone is that event's: an event added takes the command of
+    // another event (PostToolUse's), not PreToolUse's budget and the timeout it needs.
+    const longerAtQuestion = {
+      hooks: {
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user alice --budget 8000`, timeout: 10 }] }],
+        PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user alice`, timeout: 5 }] }],
+      },
+    }
+    expect((mergeHooks(longerAtQuestion, COMMAND).settings.hooks as typeof started).SessionStart?.[0]?.hooks[0]).toEqual({
+      type: 'command',
+      command: `${COMMAND} --user alice`,
+      timeout: 5,
+    })
     const short = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user bob`, timeout: 3 }] }] } }
     expect((mergeHooks(short, COMMAND).settings.hooks as typeof started).SessionStart?.[0]?.hooks[0]?.timeout).toBe(5)
     // A command given with flags of its own (--command) replaces the earlier one's.

@@ -330,13 +330,17 @@ export function mergeHooks(
       ? (entries.find(({ e }) => e.command === command) ?? entries[0])
       : (entries.find((x) => x.key === key && x.moved === command) ?? entries.find((x) => x.key === key))
   // What an event added runs: the command held at the others, with their flags (and the timeout
-  // of the entry it is taken from, which those may need); with none held, an earlier install's in
-  // a group that runs for no event of it; where they differ (given), `command`.
+  // of the entry it is taken from, which those may need), taken from an event other than
+  // PreToolUse where one holds it: a --budget longer there alone (`--budget 8000`, keeping the
+  // agent waiting at a question) is PreToolUse's, and a SessionStart added took it, with a 9 s
+  // timeout; with none held, an earlier install's in a group that runs for no event of it; where
+  // they differ (given), `command`.
+  const outsideQuestion = held.filter((o) => o.event !== 'PreToolUse').flatMap((o) => o.entries)
   const adding =
     held.length > 0
       ? key === undefined
         ? undefined
-        : pick(held.flatMap((o) => o.entries))
+        : (pick(outsideQuestion) ?? pick(held.flatMap((o) => o.entries)))
       : installed === undefined
         ? undefined
         : { e: installed, moved: movedCommand(installed.command, command) }
