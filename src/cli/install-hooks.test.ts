@@ -805,6 +805,26 @@ describe('install-hooks and "hooks": null', () => {
   })
 })
 
+describe('install-hooks and a settings file with a comment', () => {
+  it('names the comment, or the comma before a closing bracket, and says Claude Code skips the file for it; nothing written', async () => {
+    // Said as the parser's `at position 4` alone, with `fix it or paste the README block by hand`:
+    // pasted beside a comment, the hooks would never run, Claude Code skipping the file whole.
+    const { file } = await settingsFolder()
+    for (const [text, said] of [
+      ['{\n  // my settings\n  "model": "opus"\n}\n', "not valid JSON (Expected property name or '}' in JSON at position 4 (line 2, column 3)); a comment at line 2, column 3: JSON has none"],
+      ['{\n  "model": "opus",\n}\n', 'not valid JSON (Expected double-quoted property name in JSON at position 21 (line 3, column 1)); a comma before a closing bracket at line 2, column 18: JSON takes none'],
+    ] as const) {
+      await writeFile(file, text)
+      stderr = ''
+      expect(await installHooksCommand(['--file', file])).toBe(1)
+      expect(stderr).toBe(
+        `decision-memory install-hooks: ${file}: ${said}, and Claude Code skips a settings file with one whole ("Invalid or malformed JSON"), every setting in it: remove it; nothing written\n`,
+      )
+      expect(await readFile(file, 'utf8')).toBe(text)
+    }
+  })
+})
+
 describe('install-hooks and the layout of a settings file', () => {
   it('writes a file indented with tabs or four spaces, or with CRLF line ends, back in its layout, so that its lines not changed stay as they were', async () => {
     const { file } = await settingsFolder()

@@ -4,6 +4,7 @@ import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:pa
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
+import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
 import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
@@ -98,7 +99,18 @@ async function readSettings(file: string): Promise<{ settings: unknown; layout: 
   try {
     settings = JSON.parse(text)
   } catch (error) {
-    throw new SettingsShapeError(`not valid JSON (${(error as Error).message}); fix it or paste the README block by hand`)
+    const message = (error as Error).message
+    const parsed = `not valid JSON (${message}${jsonLineColumn(text, message)})`
+    // A comment or a comma before a closing bracket: Claude Code takes none either, and skips the
+    // file whole ("Invalid or malformed JSON"); the README block pasted beside it would not run.
+    const habit = jsonHabit(text, message)
+    if (habit !== undefined) {
+      throw new SettingsShapeError(
+        `${parsed}; ${habit.habit === 'comment' ? 'a comment' : 'a comma before a closing bracket'} at ${habit.at}: JSON ${habit.habit === 'comment' ? 'has' : 'takes'} none, ` +
+          'and Claude Code skips a settings file with one whole ("Invalid or malformed JSON"), every setting in it: remove it',
+      )
+    }
+    throw new SettingsShapeError(`${parsed}; fix it or paste the README block by hand`)
   }
   // JSON.parse takes a file nested thousands deep; structuredClone and JSON.stringify, being
   // recursive, cannot copy or write it back: the command threw "Maximum call stack size exceeded"

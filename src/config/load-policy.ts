@@ -8,6 +8,7 @@ import { characters, LIMITS } from '../domain/limits'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
 import { jsonTypeOf, missingSaid } from '../domain/zod-issues'
 import { duplicateJsonKeys } from './json-duplicate-keys'
+import { jsonHabit, jsonLineColumn } from './json-habits'
 import { jsonFieldLines } from './json-field-lines'
 import { configFileBytes, utf8FileText } from './utf8-file'
 
@@ -127,7 +128,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
     // and all. YAML's code frame, with its caret under the column, stays on its lines.
     const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
-    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + jsonHabit(json, message)}`)
+    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + policyJsonHabit(json, message)}`)
   }
   // An empty YAML file (or one of comments) parses to null, as `null` or `~` does.
   if (raw === null || raw === undefined) throw new PolicyFileError(empty)
@@ -177,46 +178,15 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
 }
 
 /**
- * Where a JSON syntax error is, as a line and column: Node 20's JSON.parse says only `at position
- * 2873`, where YAML's errors give the line (Node 22 adds `(line 3 column 1)` itself: kept as is).
+ * A comment or a comma before a closing bracket (jsonHabit), named after the parser's words with
+ * its own line and column, and what to do of it in a policy.
  */
-function jsonLineColumn(text: string, message: string): string {
-  const at = /at position (\d+)/.exec(message)
-  if (at === null || /\bline\b/.test(message)) return ''
-  const position = Math.min(Number(at[1]), text.length)
-  const before = text.slice(0, position)
-  const line = before.split('\n').length
-  return ` (line ${line}, column ${position - before.lastIndexOf('\n')})`
-}
-
-/**
- * What JSON does not have that a hand-written policy often holds: a comment (`//`, a block, `#`)
- * or a comma before a closing bracket. The parser says only `Expected property name` or
- * `Unexpected token '/'`; the first such one, outside strings and not after where the parser
- * stopped, is named with its line and column.
- */
-function jsonHabit(text: string, message: string): string {
-  const stopped = /at position (\d+)/.exec(message)
-  const limit = stopped === null ? text.length : Number(stopped[1])
-  let inString = false
-  for (let i = 0; i < text.length && i <= limit; i++) {
-    const c = text[i] as string
-    if (inString) {
-      if (c === '\\') i++
-      else if (c === '"') inString = false
-      continue
-    }
-    if (c === '"') inString = true
-    const comment = text.startsWith('//', i) || text.startsWith('/*', i) || c === '#'
-    const trailingComma = c === ',' && /^,\s*[}\]]/.test(text.slice(i, i + 200))
-    if (!comment && !trailingComma) continue
-    const before = text.slice(0, i)
-    const at = `line ${before.split('\n').length}, column ${i - before.lastIndexOf('\n')}`
-    return comment
-      ? `; a comment at ${at}: JSON has none (remove it, or write the policy as YAML, a .yaml file, where # starts one)`
-      : `; a comma before a closing bracket at ${at}: JSON takes none (remove it)`
-  }
-  return ''
+function policyJsonHabit(text: string, message: string): string {
+  const found = jsonHabit(text, message)
+  if (found === undefined) return ''
+  return found.habit === 'comment'
+    ? `; a comment at ${found.at}: JSON has none (remove it, or write the policy as YAML, a .yaml file, where # starts one)`
+    : `; a comma before a closing bracket at ${found.at}: JSON takes none (remove it)`
 }
 
 /** The value at `path` of the policy as read, if there is one. */
