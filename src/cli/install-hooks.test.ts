@@ -762,6 +762,26 @@ describe('install-hooks and our hook in the other settings file Claude Code read
     )
   })
 
+  it('notes, writing a project\'s settings.json, its settings.local.json, which Claude Code reads with it', async () => {
+    // An install with --file …/settings.local.json (hooks only you use), then --project: both run,
+    // each with its own user, and nothing was said.
+    const { folder } = await settingsFolder()
+    const local = join(folder, '.claude', 'settings.local.json')
+    await mkdir(dirname(local), { recursive: true })
+    const command = defaultHookCommand()
+    await writeFile(local, JSON.stringify(mergeHooks({}, `${command} --user alice`).settings))
+    expect(await installHooksCommand(['--project', folder])).toBe(0)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: note: ${local} holds decision-memory's SessionStart, PreToolUse, PostToolUse hooks too, with another command (${command} --user alice), ` +
+        'and Claude Code runs the hooks of both files (an identical command once): for one user and service that is harmless, each answer and session stored once, ' +
+        'the second run only starting node again; where their --user or service differs, both learn every answer; remove one if you did not mean both\n',
+    )
+    // And the other way, writing settings.local.json beside settings.json.
+    stderr = ''
+    expect(await installHooksCommand(['--file', local, '--command', `${command} --user bob`])).toBe(0)
+    expect(stderr).toContain(`note: ${join(folder, '.claude', 'settings.json')} holds decision-memory's SessionStart, PreToolUse, PostToolUse hooks too, with another command (${command})`)
+  })
+
   it('notes, writing the user\'s settings, a project\'s in the current folder', async () => {
     const { folder } = await settingsFolder()
     const project = join(folder, '.claude', 'settings.local.json')

@@ -399,15 +399,22 @@ export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = proce
   return undefined
 }
 
+/** The two settings files of a project that Claude Code reads, in its `.claude` folder. */
+const PROJECT_SETTINGS = ['settings.json', 'settings.local.json']
+
 /**
  * The other settings files Claude Code reads beside `file` that install-hooks writes: beside a
- * project's (or any other), the user's `~/.claude/settings.json`; beside the user's, those of the
- * project in the current folder (`.claude/settings.json`, `.claude/settings.local.json`).
+ * project's (or any other), the user's `~/.claude/settings.json`, and for a project's own
+ * (`.claude/settings.json`, `.claude/settings.local.json`) the other of the two, which Claude Code
+ * reads with it (an earlier install with `--file …/settings.local.json`, then `--project`); beside
+ * the user's, those of the project in the current folder.
  */
 function settingsBeside(file: string): string[] {
   const user = join(homeFolder(), '.claude', 'settings.json')
-  const others = resolve(file) === resolve(user) ? ['settings.json', 'settings.local.json'].map((name) => resolve('.claude', name)) : [user]
-  return others.filter((other) => resolve(other) !== resolve(file))
+  const folder = dirname(resolve(file))
+  const project = basename(folder) === '.claude' && PROJECT_SETTINGS.includes(basename(file)) ? PROJECT_SETTINGS.map((name) => join(folder, name)) : []
+  const others = resolve(file) === resolve(user) ? PROJECT_SETTINGS.map((name) => resolve('.claude', name)) : [user, ...project]
+  return [...new Set(others.map((other) => resolve(other)))].filter((other) => other !== resolve(file))
 }
 
 /**
