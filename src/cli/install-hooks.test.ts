@@ -619,6 +619,20 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     )
   })
 
+  it('writes nothing beside a hook written without its group, for which Claude Code skips the file, and says how to mend it', async () => {
+    // `hooks.SessionStart.0.hooks: Expected array, but received undefined`: Claude Code skipped the
+    // file, and install-hooks added its three groups beside it, said added, none of which ran.
+    const { file } = await settingsFolder()
+    const before = JSON.stringify({ model: 'opus', hooks: { SessionStart: [{ type: 'command', command: 'bash .claude/hooks/setup.sh' }] } })
+    await writeFile(file, before)
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: ${file}: "hooks.SessionStart.0" has no "hooks" list, a hook written without its group: Claude Code skips a settings file with such a group whole ("Files with errors are skipped entirely"), ` +
+        'every setting in it, so hooks written there would never run; put the hook inside a group, {"matcher": "", "hooks": [{"type": "command", "command": "…"}]}, or take it out; nothing written\n',
+    )
+    expect(await readFile(file, 'utf8')).toBe(before)
+  })
+
   it('writes nothing beside a matcher that is not a string, for which Claude Code skips the file, and names it', async () => {
     // Written with our hook under `"matcher": ["Bash"]`, it added the three groups and said the one
     // added "does its work", in a file Claude Code does not load: no hook of it ran.

@@ -459,6 +459,32 @@ describe('mergeHooks', () => {
     expect(() => mergeHooks({ hooks: { Stop: [{ hooks: [stop] }], UserPromptSubmit: [] } }, COMMAND)).not.toThrow()
   })
 
+  it('refuses a group that is not an object or has no hooks list, under any event: Claude Code skips the whole file for it', () => {
+    // A hook written without its group: Claude Code says `hooks.SessionStart.0.hooks: Expected array,
+    // but received undefined` and skips the file (techwolf-ai/ai-first-toolkit#11,
+    // anthropics/claude-code#49990); our hooks were merged beside it, said added, and never ran.
+    const bare = { type: 'command', command: 'bash .claude/hooks/setup.sh' }
+    const tail = ': Claude Code skips a settings file with such a group whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; '
+    const shape = '{"matcher": "", "hooks": [{"type": "command", "command": "…"}]}'
+    for (const merge of [mergeHooks, (s: unknown) => mergeGuard(s, GUARD_COMMAND)]) {
+      expect(() => merge({ model: 'opus', hooks: { SessionStart: [bare] } }, COMMAND)).toThrow(
+        new SettingsShapeError(`"hooks.SessionStart.0" has no "hooks" list, a hook written without its group${tail}put the hook inside a group, ${shape}, or take it out`),
+      )
+      expect(() => merge({ hooks: { Stop: [{ hooks: [bare] }, { matcher: '' }] } }, COMMAND)).toThrow(
+        new SettingsShapeError(`"hooks.Stop.1" has no "hooks" list${tail}give it one, ${shape}, or take it out`),
+      )
+      for (const [group, what] of [['notify-send done', 'a string'], [null, 'null'], [[bare], 'a list']] as const) {
+        expect(() => merge({ hooks: { Stop: [group] } }, COMMAND)).toThrow(
+          new SettingsShapeError(`"hooks.Stop.0" is ${what}, not a hook group${tail.replace('such a group', 'such a field')}make it a group, ${shape}, or take it out`),
+        )
+      }
+      expect(() => merge({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: null }] } }, COMMAND)).toThrow(
+        new SettingsShapeError(`"hooks.PreToolUse.0.hooks" is null, not a list${tail.replace('such a group', 'such a field')}make it [] (no hooks), or a list of hooks, or take it out`),
+      )
+    }
+    expect(() => mergeHooks({ hooks: { Stop: [{ hooks: [] }, { matcher: 'x', hooks: [bare] }] } }, COMMAND)).not.toThrow()
+  })
+
   it('refuses a matcher that is not a string, under any event: Claude Code skips the whole file for it, and hooks added there would never run', () => {
     // Added beside it, said `added` and, our hook under it, told that "the one in a group that
     // runs for AskUserQuestion does its work": in a file Claude Code does not load, none does.

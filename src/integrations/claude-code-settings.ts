@@ -201,8 +201,31 @@ function copyWithHooks(current: unknown): { settings: Record<string, unknown>; h
   if (!isObject(settings.hooks)) throw notShaped('hooks', settings.hooks, 'an object', '{} (no hooks)')
   for (const [event, groups] of Object.entries(settings.hooks)) {
     if (!Array.isArray(groups)) throw notShaped(`hooks.${event}`, groups, 'a list', '[] (no hooks)')
+    for (const [i, g] of groups.entries()) groupNotShaped(`hooks.${event}.${i}`, g)
   }
   return { settings, hooks: settings.hooks as Record<string, unknown> }
+}
+
+/** How a hook is written inside its group, said in the mend of a group that is not one. */
+const GROUP_SHAPE = '{"matcher": "", "hooks": [{"type": "command", "command": "…"}]}'
+
+/**
+ * Throws for a matcher group that is not an object (`"Stop": ["notify-send"]`), or has no `hooks`
+ * list: most often a hook written without its group (`"SessionStart": [{"type": "command",
+ * "command": "x"}]`), for which Claude Code skips the whole file (`hooks.SessionStart.0.hooks:
+ * Expected array, but received undefined`; techwolf-ai/ai-first-toolkit#11,
+ * anthropics/claude-code#49990), the hooks merged beside it included.
+ */
+function groupNotShaped(path: string, group: unknown): void {
+  if (!isObject(group)) throw notShaped(path, group, 'a hook group', `a group, ${GROUP_SHAPE},`)
+  if (Array.isArray(group.hooks)) return
+  if (group.hooks !== undefined) throw notShaped(`${path}.hooks`, group.hooks, 'a list', '[] (no hooks), or a list of hooks,')
+  // A hook written where its group goes (it has a command, or a type) is mended by wrapping it.
+  const bare = group.command !== undefined || group.type !== undefined
+  throw new SettingsShapeError(
+    `"${path}" has no "hooks" list${bare ? ', a hook written without its group' : ''}: Claude Code skips a settings file with such a group whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; ` +
+      (bare ? `put the hook inside a group, ${GROUP_SHAPE}, or take it out` : `give it one, ${GROUP_SHAPE}, or take it out`),
+  )
 }
 
 /** What a JSON value is, said in a message: `null`, `a list`, `an object`, `a string`. */
