@@ -551,6 +551,22 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     expect(stderr).toBe('')
   })
 
+  it('says our hook under another event (Stop, UserPromptSubmit), where it does nothing, for the user to remove', async () => {
+    // The hook sends and keeps nothing of a Stop payload (not for the service): it was left there
+    // without a word, starting node at every turn's end.
+    const { file } = await settingsFolder()
+    const entry = { type: 'command', command: defaultHookCommand(), timeout: 5 }
+    await writeFile(file, JSON.stringify({ hooks: { Stop: [{ hooks: [entry] }], UserPromptSubmit: [{ matcher: '', hooks: [{ type: 'command', command: 'echo hi' }, entry] }] } }))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    const tail = 'and starts node for nothing each time its group runs; remove it: the ones at SessionStart, PreToolUse and PostToolUse do its work\n'
+    expect(stderr).toBe(
+      `decision-memory install-hooks: warning: the hook in ${file} under Stop does nothing there: it neither sends nor keeps a Stop payload, ${tail}` +
+        `decision-memory install-hooks: warning: the hook in ${file} under UserPromptSubmit ("matcher": "") does nothing there: it neither sends nor keeps a UserPromptSubmit payload, ${tail}`,
+    )
+    const written = JSON.parse(await readFile(file, 'utf8'))
+    expect(written.hooks.Stop).toEqual([{ hooks: [entry] }])
+  })
+
   it('says of one under a regex JavaScript cannot read that it runs for no tool, not that it starts node at their calls', async () => {
     // `(Bash` matches no tool (matcherCovers): it was said to start node at each call of the tools it names.
     const { file } = await settingsFolder()

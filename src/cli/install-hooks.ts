@@ -265,11 +265,22 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
 }
 
 /**
- * A hook entry in a group that runs for no question (strayHooks): README tells the user to remove
- * it, which they can only do once told it is there; the one added beside it does the work.
+ * A hook entry in a group that runs for no question, or under an event the hook does nothing at
+ * (strayHooks): README tells the user to remove it, which they can only do once told it is there;
+ * the one added beside it does the work.
  */
 function warnOfStrayHooks(settings: Record<string, unknown>, file: string): void {
-  for (const { event, matcher, noTool } of strayHooks(settings)) {
+  for (const { event, matcher, noTool, other } of strayHooks(settings)) {
+    if (other) {
+      // At another event the hook sends and keeps nothing: the spool's turn it gives, the hooks at
+      // SessionStart, PreToolUse and PostToolUse give too.
+      process.stderr.write(
+        `decision-memory install-hooks: warning: the hook in ${file} under ${event}${matcher === null ? '' : ` ("matcher": ${matcher})`} does nothing there: ` +
+          `it neither sends nor keeps a ${event} payload, and starts node for nothing each time its group runs; ` +
+          'remove it: the ones at SessionStart, PreToolUse and PostToolUse do its work\n',
+      )
+      continue
+    }
     process.stderr.write(
       `decision-memory install-hooks: warning: the ${event} hook in ${file} under "matcher": ${matcher} never runs for a question (AskUserQuestion), ` +
         // A regex JavaScript cannot read matches no tool: it starts nothing, but does nothing either.

@@ -362,10 +362,22 @@ describe('mergeHooks', () => {
     // Our command under Bash and under a list naming no AskUserQuestion; not the guard, another
     // hook, one under a regex that runs for questions, nor a SessionStart under another source.
     expect(strayHooks(settings)).toEqual([
-      { event: 'PreToolUse', matcher: '"Bash"', noTool: false },
-      { event: 'PostToolUse', matcher: '"Ask|mcp__my-server__ask"', noTool: false },
+      { event: 'PreToolUse', matcher: '"Bash"', noTool: false, other: false },
+      { event: 'PostToolUse', matcher: '"Ask|mcp__my-server__ask"', noTool: false, other: false },
     ])
     expect(strayHooks(mergeHooks({}, COMMAND).settings)).toEqual([])
+    // At an event the hook does nothing at (not sent, not spooled), under any matcher or none; not
+    // another hook there, nor the guard (strayGuards says it).
+    const others = {
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: COMMAND }] }, { hooks: [{ type: 'command', command: 'notify.sh' }, { type: 'command', command: guard }] }],
+        UserPromptSubmit: [{ matcher: '*', hooks: [{ type: 'command', command: COMMAND }] }],
+      },
+    }
+    expect(strayHooks(mergeHooks(others, COMMAND).settings)).toEqual([
+      { event: 'Stop', matcher: null, noTool: false, other: true },
+      { event: 'UserPromptSubmit', matcher: '"*"', noTool: false, other: true },
+    ])
   })
 
   it('names the guard entries that never deny a command: at PreToolUse for no shell tool, at any other event (strayGuards)', () => {

@@ -450,21 +450,32 @@ export function shortTimeouts(
 }
 
 /**
- * The decision-memory hook entries under PreToolUse or PostToolUse in a group whose matcher does
- * not run for AskUserQuestion (`"matcher": "Bash"`, pasted or moved there by hand): mergeHooks
- * adds a group that does beside it and leaves it as it is, where it sees no question and starts
- * node, for nothing, at every call of the tools it names. Only said, with the group's matcher as
- * JSON (`"Bash"`).
+ * The decision-memory hook entries that do nothing of their own: under PreToolUse or PostToolUse in
+ * a group whose matcher does not run for AskUserQuestion (`"matcher": "Bash"`, pasted or moved
+ * there by hand), where it sees no question and starts node, for nothing, at every call of the
+ * tools it names; and under any event but those mergeHooks writes (`Stop`, `UserPromptSubmit`),
+ * whose payload the hook neither sends nor spools, only giving the spool its turn, as the hooks
+ * at those events do. mergeHooks adds a group that does the work beside it and leaves it as it is.
+ * Only said, with the event and the group's matcher as JSON (`"Bash"`; null for a group without
+ * one at another event), `other` for an event mergeHooks does not write (whose matcher, if any,
+ * names no tool: `noTool` is false there).
  */
-export function strayHooks(settings: Record<string, unknown>): Array<{ event: string; matcher: string; noTool: boolean }> {
+export function strayHooks(settings: Record<string, unknown>): Array<{ event: string; matcher: string | null; noTool: boolean; other: boolean }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
-  return DECISION_MEMORY_HOOKS.filter(({ matcher }) => matcher !== undefined).flatMap(({ event, runsFor }) =>
-    (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
-      if (!isObject(g) || !Array.isArray(g.hooks) || matcherCovers(g.matcher, runsFor)) return []
-      const ours = g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
-      return ours ? [{ event, matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher) }] : []
-    }),
+  const holdsOurs = (g: unknown): g is MatcherGroup =>
+    isObject(g) && Array.isArray(g.hooks) && g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
+  const groupsOf = (event: string) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).filter(holdsOurs)
+  const tools = DECISION_MEMORY_HOOKS.filter(({ matcher }) => matcher !== undefined).flatMap(({ event, runsFor }) =>
+    groupsOf(event)
+      .filter((g) => !matcherCovers(g.matcher, runsFor))
+      .map((g) => ({ event, matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher), other: false })),
   )
+  const others = Object.keys(hooks)
+    .filter((event) => !DECISION_MEMORY_HOOKS.some((h) => h.event === event))
+    .flatMap((event) =>
+      groupsOf(event).map((g) => ({ event, matcher: typeof g.matcher === 'string' ? JSON.stringify(g.matcher) : null, noTool: false, other: true })),
+    )
+  return [...tools, ...others]
 }
 
 /**
