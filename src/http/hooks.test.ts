@@ -1741,11 +1741,21 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
       )
     }
 
-    // Beside questions it plans as they are already (planned once, passed again): nothing changes, nothing printed.
+    // Beside questions it plans as they are already (planned once, passed again): nothing of them
+    // changes, no permission decision nor input, but the refused one is said, as where it is alone
+    // (`{}` said nothing of why their memory did not help with it).
     const planned = (await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_planned' })).body.hookSpecificOutput.updatedInput
     expect(planned.answers).toBeUndefined()
     const unchanged = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_unchanged', tool_input: { questions: [...planned.questions, twice] } }
-    expect(await call('POST', HOOK, unchanged)).toEqual({ status: 200, body: {} })
+    const unchangedSaid = `decision-memory left as written a question it could not take: "${CHECKS}" (tool_input.questions.1.options.1: options 0 and 1 are both "Lint")`
+    expect(await call('POST', HOOK, unchanged)).toEqual({ status: 200, body: { systemMessage: unchangedSaid } })
+    // So with personalization off, where the others are left as written; none refused, nothing printed.
+    const off = { ...claudeCodeFixture('pre-tool-use'), session_id: 'sess-spoilt-off', tool_use_id: 'toolu_pre_spoilt_off' }
+    await call('POST', HOOK, { ...claudeCodeFixture('session-start'), session_id: off.session_id })
+    expect((await call('PUT', `/v1/sessions/${off.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    expect((await call('POST', HOOK, off)).body).toEqual({})
+    off.tool_input.questions.push(twice)
+    expect((await call('POST', HOOK, off)).body).toEqual({ systemMessage: unchangedSaid })
 
     // The tier answered for the user: the refused question is still asked, never answered for them.
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

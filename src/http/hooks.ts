@@ -68,7 +68,7 @@ const HookAnswerSchema = z
     systemMessage: z.string().optional().openapi({
       description:
         'Shown to the user when any question was answered for them (Claude Code 2.1.332 keeps an `allow`\'s reason to its debug log, and shows an `ask`\'s at most on its picker\'s review screen, which a single single-select question skips): what was answered, and how to be asked again. ' +
-        'At PreToolUse, when no question of the call could be planned (its options refused), with no permission decision: each such question, and why, the call going on as written. ' +
+        'At PreToolUse, when a question of the call could not be planned (its options refused) and no other was changed, with no permission decision: each such question, and why, the call going on as written. ' +
         'At PostToolUse, when a question could not be taken (its options refused: two that are one label, a label over the limit or blank, too many; or its answer no choice: a number, an object, two labels for one choice), the call\'s other answers recorded: each such question, and why, its fields named as the payload has them.',
     }),
     hookSpecificOutput: z

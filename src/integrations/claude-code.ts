@@ -1286,7 +1286,8 @@ function keptRuledOut(plan: QuestionPlan): string[] {
 /**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
  * nothing (personalization off, or every question neutral and already in order, with no question
- * a required decision rules out every option of).
+ * a required decision rules out every option of): a `systemMessage` alone there when a question of
+ * the call was `refused` (its options), saying which and why.
  *
  * When every question auto-resolves: `allow` with `updatedInput` holding the questions and their
  * `answers`, so the user is not asked. Otherwise `ask` with `updatedInput` holding the questions
@@ -1308,15 +1309,19 @@ export function preToolUseAnswer(
   // there (serviceUrlPrefix: its origin only, no path, no credentials).
   const where = serviceUrlPrefix(serviceUrl)
   const ruledOut = ruledOutQuestions(plan, where)
+  // Nothing to change of the questions planned: the call goes on as the agent wrote it, a question
+  // it could not take said all the same, as where none could be planned (answerHook), there being
+  // no `ask` to give the reason in: `{}` left the user wondering why their memory did not help.
+  const unchanged: HookAnswer = refused.length === 0 ? {} : { systemMessage: withinHookLimit(`decision-memory ${leftAsWritten(refused)}`) }
   // Personalization off turns off what was learned, not the decisions: a question none of whose
   // options a required decision allows is said so all the same.
-  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off' && rulingOut(p).length === 0)) return {}
+  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off' && rulingOut(p).length === 0)) return unchanged
   const shown = plan.questions.map((p) => p.ask_user_question)
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
   // Asked as written, a question whose every option a required decision rules out is still said so.
   const stillOffered = keptRuledOut(plan)
-  if (!answered && ruledOut.length === 0 && stillOffered.length === 0 && isDeepStrictEqual(shown, input.questions)) return {}
+  if (!answered && ruledOut.length === 0 && stillOffered.length === 0 && isDeepStrictEqual(shown, input.questions)) return unchanged
   // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
   if (!answered && toAsk.length === 0) return {}
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
