@@ -64,8 +64,9 @@ export const AskUserQuestionSchema = z
         .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
       options: z
         .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
-        .min(ASK_USER_QUESTION.minOptions, { error: countSaid('option', 'options') })
-        .max(ASK_USER_QUESTION.maxOptions, { error: countSaid('option', 'options') })
+        // Said as a plan's question says it (optionCountSaid), at the hook too: one range, one wording.
+        .min(ASK_USER_QUESTION.minOptions, { error: (issue) => (Array.isArray(issue.input) ? optionCountSaid('least', issue.input.length) : undefined) })
+        .max(ASK_USER_QUESTION.maxOptions, { error: (issue) => (Array.isArray(issue.input) ? optionCountSaid('most', issue.input.length) : undefined) })
         .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them.' }),
       multiSelect: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
     },
@@ -100,8 +101,8 @@ export const OtherKindQuestionSchema = z
 export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
 
 /**
- * A plan question's options too few or too many, said alike at both ends with the range a choice
- * takes: the too few were told `a choice question has 2 to 4 options, not 1`, the too many (of
+ * A question's options too few or too many (a plan's, a hook payload's), said alike at both ends
+ * with the range a choice takes: the too few were told `a choice question has 2 to 4 options, not 1`, the too many (of
  * any kind) `at most 4 options, not 5`, as if the two were different rules.
  */
 function optionCountSaid(end: 'least' | 'most', count: number): string {

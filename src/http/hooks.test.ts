@@ -606,7 +606,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
       ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
       ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_response.questions.1.options.2.label: at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501'],
-      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_response.questions.1.options: at most 4 options, not 5)'],
+      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_response.questions.1.options: at most 4 options, not 5 (a choice question has 2 to 4 options))'],
       ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_response.questions.1.options.2.label: must not be blank'],
     ]
     for (const [n, [what, spoil, reason]] of cases.entries()) {
@@ -1698,7 +1698,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
       ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_input.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
       ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_input.questions.1.options.2.label: at most 500 characters once normalised (a trailing " (Recommended)" and the white space at its ends not counted, a run of white space inside counted as one), not 501'],
-      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_input.questions.1.options: at most 4 options, not 5)'],
+      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_input.questions.1.options: at most 4 options, not 5 (a choice question has 2 to 4 options))'],
       ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_input.questions.1.options.2.label: must not be blank'],
       ['a description over the limit', (o) => void (o[2] = { label: 'E2E', description: 'd'.repeat(LIMITS.descriptionLength + 1) }), 'tool_input.questions.1.options.2.description: at most 2000 characters, not 2001)'],
     ]
@@ -1803,11 +1803,11 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const tier = claudeCodeFixture('pre-tool-use').tool_input.questions[0]
     alone.tool_input.questions = [{ ...tier, options: [tier.options[0]] }]
     expect((await call('POST', HOOK, alone)).body).toEqual({
-      systemMessage: `decision-memory left as written a question it could not take: "${TIER_QUESTION}" (tool_input.questions.0.options: at least 2 options, not 1)`,
+      systemMessage: `decision-memory left as written a question it could not take: "${TIER_QUESTION}" (tool_input.questions.0.options: at least 2 options, not 1 (a choice question has 2 to 4 options))`,
     })
     alone.tool_input.questions = [twice, { ...tier, options: [...tier.options, { label: 'Tier XL' }, { label: 'Tier XXL' }] }]
     expect((await call('POST', HOOK, alone)).body).toEqual({
-      systemMessage: `decision-memory left as written 2 questions it could not take: ${leftSaid(0)}; "${TIER_QUESTION}" (tool_input.questions.1.options: at most 4 options, not 5)`,
+      systemMessage: `decision-memory left as written 2 questions it could not take: ${leftSaid(0)}; "${TIER_QUESTION}" (tool_input.questions.1.options: at most 4 options, not 5 (a choice question has 2 to 4 options))`,
     })
     expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_alone'))).toEqual([])
     // What is wrong with the whole call is refused as before: two questions of one text.
