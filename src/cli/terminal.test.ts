@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { jsonLine, printable, printableLine, terminalSafeJson } from './terminal'
+import { shownText } from '../domain/shown-text'
 
 describe('jsonLine', () => {
   it('writes DEL and the C1 controls as \\u escapes, which JSON.stringify leaves raw, and parses to the same value', () => {
@@ -30,5 +31,11 @@ describe('printable', () => {
 describe('printableLine', () => {
   it('shows a line feed and a tab as a quoted name does, and the other controls as printable does', () => {
     expect(printableLine('a\nb\tc\u001b[2J\u202e')).toBe('a\\nb\\tc\\u001b[2J\\u202e')
+  })
+
+  it('shows the line and paragraph separators as shownText does, at which a log viewer or an editor breaks the line', () => {
+    // Left as themselves, `--user a\u2028b` broke the one line of its usage error in two there.
+    expect(printableLine('a\u2028b\u2029c')).toBe('a\\u2028b\\u2029c')
+    expect(printableLine('a\u2028b')).toBe(shownText('a\u2028b'))
   })
 })

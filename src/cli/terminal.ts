@@ -14,12 +14,14 @@ export function printable(text: string): string {
 const PRINTABLE_ESCAPED = new RegExp(`[${TERMINAL_CONTROLS}]`, 'g')
 
 /**
- * Text for one line of a terminal: printable, and a line feed or tab written as `\n` or `\t`, as a
- * quoted name writes them (shownName). A usage error quotes what was typed (a flag, a value, a
- * command's name): a line feed there would start a line the message never wrote.
+ * Text for one line of a terminal: printable, a line feed or tab written as `\n` or `\t`, as a
+ * quoted name writes them (shownName), and the line and paragraph separators U+2028 and U+2029 as
+ * `\u2028`, as shownText writes them. A usage error quotes what was typed (a flag, a value, a
+ * command's name): a line feed there would start a line the message never wrote, and a separator
+ * one in a log viewer or an editor.
  */
 export function printableLine(text: string): string {
-  return printable(text.replace(/[\n\t]/g, (c) => (c === '\n' ? '\\n' : '\\t')))
+  return printable(text.replace(/[\n\t\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : escaped(c))))
 }
 
 /**
