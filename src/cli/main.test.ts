@@ -157,6 +157,8 @@ describe('decision-memory main', () => {
       [['why', '--point', 'x', '--off=1'], 'decision-memory why: --off is a flag of toggle, not of why'],
       [['preferences', '--session', 's-1'], 'decision-memory preferences: --session is a flag of toggle and why, not of preferences'],
       [['export', '--yes'], 'decision-memory export: --yes is a flag of forget, not of export'],
+      // On the hook's second usage line: read from its first alone, said in parseArgs' words.
+      [['forget', '--user', 'alice', '--yes', '--record-set-aside'], 'decision-memory forget: --record-set-aside is a flag of hook, not of forget'],
     ] as const) {
       const { code, stdout, stderr } = await run([...argv])
       expect(code, argv.join(' ')).toBe(2)

@@ -113,8 +113,9 @@ function unknownOption(flag: string): string {
 /**
  * A flag a command does not take, said as one of the commands that do (`why --on`: `--on is a flag
  * of toggle, not of why`), rather than in parseArgs' words alone, which for a command taking
- * positionals ran on about giving `--on` after `--`. Read from each command's usage line (its
- * help's first), which lists its flags; undefined when no other command takes it.
+ * positionals ran on about giving `--on` after `--`. Read from each command's usage lines (the
+ * lines its help starts with, `decision-memory …` each: the hook's second is `--record-set-aside`'s),
+ * which list its flags; undefined when no other command takes it.
  */
 export async function flagOfOthers(name: string, message: string): Promise<string | undefined> {
   const flag = /^Unknown option '(--[a-z][a-z-]*)'/.exec(message)?.[1]
@@ -122,11 +123,18 @@ export async function flagOfOthers(name: string, message: string): Promise<strin
   const named = new RegExp(`(?<![\\w-])${flag}(?![\\w-])`)
   const owners: string[] = []
   for (const [other, load] of Object.entries(COMMANDS)) {
-    if (other !== name && named.test((await load()).help.split('\n')[0] ?? '')) owners.push(other)
+    if (other !== name && usageLines((await load()).help).some((line) => named.test(line))) owners.push(other)
   }
   if (owners.length === 0) return undefined
   const which = owners.length === 1 ? owners[0] : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)}`
   return `${flag} is a flag of ${which}, not of ${name}`
+}
+
+/** A help's usage lines: those it starts with, each `decision-memory COMMAND …`. */
+function usageLines(help: string): string[] {
+  const lines = help.split('\n')
+  const end = lines.findIndex((line) => !line.startsWith('decision-memory '))
+  return end === -1 ? lines : lines.slice(0, end)
 }
 
 /** Whether `--help` (or `-h`) is anywhere among a command's arguments: its help, then, and nothing else. */
