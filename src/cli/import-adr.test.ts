@@ -8,7 +8,7 @@ import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import type { DecisionRecord } from '../decisions/decision'
 import { CHECKOUT_DATA_DIR } from './bin-path'
-import { IMPORT_ADR_HELP, importAdrCommand, movedAway } from './import-adr'
+import { IMPORT_ADR_HELP, importAdrCommand, keptUnderOtherKeys, movedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */
 const run = (argv: string[]) => captured(() => importAdrCommand(argv))
@@ -393,6 +393,32 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     expect(prefixed.stderr).toContain(`the records in ${dir} were imported before with no --prefix (ADR-0001 of 0001-use-a.md): with --prefix WEB each would be stored a second time, under another key; import it without --prefix, as before`)
     expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
     expect(await keysIn(store)).toEqual(['ADR-0001', 'WEB-ADR-0001'])
+  })
+})
+
+describe('the records of a folder stored under another key than this import gives them', () => {
+  const stored = (key: string, path: string) => ({ key, imported: { folder: 'acme/docs/adr', path } }) as unknown as DecisionRecord
+  const read = [
+    { key: 'ADR-0001', origin: { path: '0001-use-a.md' } },
+    { key: 'ADR-0002', origin: { path: '0002-use-b.md' } },
+  ]
+
+  it('leaves out a record stored under this key too, so that a folder imported both ways before can be imported again either way', () => {
+    // Imported both ways by a version that did not refuse the second: each way finds its own copies.
+    const both = [stored('ADR-0001', '0001-use-a.md'), stored('WEB-ADR-0001', '0001-use-a.md'), stored('ADR-0002', '0002-use-b.md'), stored('WEB-ADR-0002', '0002-use-b.md')]
+    expect(keptUnderOtherKeys(read, 'WEB', ['acme/docs/adr'], both)).toEqual([])
+    expect(keptUnderOtherKeys(read, undefined, ['acme/docs/adr'], both)).toEqual([])
+    // A third way would store each a third time.
+    expect(keptUnderOtherKeys(read, 'API', ['acme/docs/adr'], both).map((k) => [k.key, k.as])).toEqual([
+      ['API-ADR-0001', 'ADR-0001'],
+      ['API-ADR-0001', 'WEB-ADR-0001'],
+      ['API-ADR-0002', 'ADR-0002'],
+      ['API-ADR-0002', 'WEB-ADR-0002'],
+    ])
+    // A record stored one way alone is still found: imported the other way, it would be stored a second time.
+    const one = [stored('ADR-0001', '0001-use-a.md'), stored('WEB-ADR-0001', '0001-use-a.md'), stored('ADR-0002', '0002-use-b.md')]
+    expect(keptUnderOtherKeys(read, 'WEB', ['acme/docs/adr'], one)).toEqual([{ key: 'WEB-ADR-0002', as: 'ADR-0002', path: '0002-use-b.md', prefix: null }])
+    expect(keptUnderOtherKeys(read, undefined, ['acme/docs/adr'], one)).toEqual([])
   })
 })
 

@@ -95,8 +95,12 @@ export function keptUnderOtherKeys(
   const kept: KeptElsewhere[] = []
   for (const r of read) {
     const key = prefix === undefined ? r.key : `${prefix}-${r.key}`
-    for (const d of byFile.get(r.origin.path) ?? []) {
-      if (d.key === key) continue
+    const same = byFile.get(r.origin.path) ?? []
+    // Stored under this key too (a folder imported both ways before import-adr refused the second
+    // way): this import finds it as it is and stores it no second time, as the other way would not.
+    // Counted, the folder could be imported neither way again, each refused for the other's copies.
+    if (same.some((d) => d.key === key)) continue
+    for (const d of same) {
       const before = d.key === r.key ? null : d.key.endsWith(`-${r.key}`) ? d.key.slice(0, -r.key.length - 1) : undefined
       if (before === undefined || (before !== null && !PREFIX.test(before))) continue
       kept.push({ key, as: d.key, path: r.origin.path, prefix: before })
