@@ -3,7 +3,7 @@ import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision
 import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
-import { listsChoices, readStatusLine, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
+import { readStatusLine, statusesSaid, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -128,8 +128,8 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   // as before, rather than the record imported with the status the note takes back.
   const first = status === undefined ? unread[0] : unread.find((l) => LIFECYCLE_NOTE.test(l.text))
   if (first !== undefined) {
-    const choices = listsChoices(first.text.replace(/[[\]*`]/g, '').replace(/^\s*[-+]\s+/, '').trim().toLowerCase())
-    throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"` + (choices ? ": the template's list of statuses, left as it was; write the one that holds" : ''))
+    const words = first.text.replace(/[[\]*`]/g, '').replace(/^\s*[-+]\s+/, '').trim().toLowerCase()
+    throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"` + statusesSaid(words))
   }
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
   // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):

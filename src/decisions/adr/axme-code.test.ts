@@ -51,6 +51,8 @@ describe('reading an AXME Code decision log (R-CON-6)', () => {
       file('D-002-b.md', matter('D-002', 'status: superseded\nsupersededBy: D-003\n')),
       file('D-003-c.md', matter('D-003', 'supersedes: D-001, D-002\n')),
       file('D-004-d.md', matter('D-004', 'status: needs-audit\n')),
+      // Read by its first word, the decision revoked too was imported in force.
+      file('D-006-f.md', matter('D-006', 'status: active, revoked\n')),
       // As AXME Code shows a decision with no enforce level.
       file('D-005-e.md', matter('D-005', '').replace('enforce: advisory', 'enforce: info')),
     ])
@@ -59,6 +61,7 @@ describe('reading an AXME Code decision log (R-CON-6)', () => {
     expect(reading.problems).toEqual([
       { path: 'D-003-c.md', line: 9, message: 'supersedes lists 2 records; a decision links one, so only the first is linked' },
       { path: 'D-004-d.md', line: 9, message: 'unknown status "needs-audit"' },
+      { path: 'D-006-f.md', line: 9, message: 'unknown status "active, revoked": a list of statuses, where a decision has one; write the one that holds' },
     ])
   })
 

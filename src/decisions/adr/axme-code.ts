@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml'
 import { fileEvidence } from './adr-tools'
 import { numbered, textOf, type Line } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
-import { readStatusLine } from './status-words'
+import { readStatusLine, statusesSaid } from './status-words'
 
 /** An AXME Code decision's id, which is its key: `D-021`. */
 const AXME_ID = /^D-\d+$/
@@ -76,7 +76,10 @@ export function readAxmeCode(file: RecordFile, latest?: string): ParsedRecord {
   // No status is a decision in force, as AXME Code reads it.
   const statusField = fields.get('status')
   const status = statusField === undefined || statusField.value === '' ? 'accepted' : readStatusLine(statusField.value)?.status
-  if (status === undefined) throw new UnreadableRecord((statusField as { line: number }).line, `unknown status "${(statusField as { value: string }).value}"`)
+  if (status === undefined) {
+    const { line, value } = statusField as { line: number; value: string }
+    throw new UnreadableRecord(line, `unknown status "${value}"` + statusesSaid(value.replace(/[[\]*`]/g, '').trim().toLowerCase()))
+  }
   const notes: Array<{ line: number; message: string }> = []
   const link = (name: string): LinkRef | null => {
     const field = fields.get(name)

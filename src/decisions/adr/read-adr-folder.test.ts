@@ -816,6 +816,52 @@ describe('a MADR record whose front matter status is a YAML list', () => {
   })
 })
 
+describe('a status line that lists two statuses', () => {
+  const nygard = (n: number, status: string) => `# ${n}. Use ${n}\n\nDate: 2024-02-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nWe use ${n}.\n`
+  const one = 'a list of statuses, where a decision has one; write the one that holds'
+
+  it('is an unknown status said as a list, as the YAML list is, in each format, rather than read by its first word', () => {
+    const reading = readTexts({
+      // Read as its first word, accepted, the record written deprecated too was imported in force.
+      '0001-use-1.md': nygard(1, 'Accepted, deprecated'),
+      '0002-use-2.md': nygard(2, 'accepted,deprecated'),
+      '0003-use-3.md': '---\nstatus: accepted; rejected\n---\n\n# Use 3\n\n## Decision Outcome\n\nChosen option: "3".\n',
+      '20240104-use-4.md': '# Use 4\n\n- Status: proposed, accepted on 2024-02-01\n- Date: 2024-01-04\n\n## Decision Outcome\n\nChosen option: "4".\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use 5\n\n- Status: Accepted and deprecated\n- Decision: We use 5.\n',
+    })
+    expect(reading.records).toEqual([])
+    expect(reading.problems).toEqual([
+      { path: '0001-use-1.md', line: 7, message: `unknown status "Accepted, deprecated": ${one}` },
+      { path: '0002-use-2.md', line: 7, message: `unknown status "accepted,deprecated": ${one}` },
+      { path: '0003-use-3.md', line: 2, message: `unknown status "accepted; rejected": ${one}` },
+      { path: '20240104-use-4.md', line: 3, message: `unknown status "proposed, accepted on 2024-02-01": ${one}` },
+      { path: 'DECISIONS.md', line: 5, message: `unknown status "Accepted and deprecated": ${one}` },
+    ])
+  })
+
+  it('still reads one status with its day, its link, a second word for it or a note after it', () => {
+    const reading = readTexts({
+      '0001-use-1.md': nygard(1, 'Accepted on 2024-02-01'),
+      '0002-use-2.md': nygard(2, 'Accepted (2020-05-05)'),
+      '0003-use-3.md': nygard(3, 'Deprecated | Superseded by [1. Use 1](0001-use-1.md)'),
+      '0004-use-4.md': nygard(4, 'Accepted/Implemented'),
+      '0005-use-5.md': nygard(5, 'Accepted, but only for the backend'),
+      '0006-use-6.md': nygard(6, 'Accepted, implemented'),
+      '0007-use-7.md': nygard(7, 'Accepted, open to revisiting next year'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-02-01', 'ADR-0003', null],
+      'ADR-0002': ['accepted', '2024-02-02', null, null],
+      'ADR-0003': ['superseded', '2024-02-03', null, 'ADR-0001'],
+      'ADR-0004': ['accepted', '2024-02-04', null, null],
+      'ADR-0005': ['accepted', '2024-02-05', null, null],
+      'ADR-0006': ['accepted', '2024-02-06', null, null],
+      'ADR-0007': ['accepted', '2024-02-07', null, null],
+    })
+  })
+})
+
 describe('a record dated by an ISO time the clock has not', () => {
   it('is read without it, as the service refuses that `date`, and one with a time of the day keeps its day', () => {
     const reading = readTexts({

@@ -228,6 +228,9 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
     const named = successor[1] as string
     return { status: 'superseded', supersededBy: named.startsWith('[') ? linkTarget(named, definitions) : named, ...(day === undefined ? {} : { date: day }) }
   }
+  // Statuses listed (`Accepted, deprecated`, `accepted,deprecated`), of which a decision has one:
+  // read by its first word, a record written deprecated too was imported in force.
+  if (listsStatuses(words)) return undefined
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return day === undefined ? { status } : { status, date: day }
   // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
   // by"`, `adr link`): words and a link to another record, which change no status.
@@ -255,6 +258,39 @@ export function listsChoices(words: string): boolean {
   })
   return choices.length >= 3 || (choices.includes('accepted') && choices.includes('revoked'))
 }
+
+/**
+ * Whether a status line lists two statuses or more (`Accepted, deprecated`, `accepted,deprecated`,
+ * `Accepted; rejected`, `Accepted and deprecated`, `Accepted / Deprecated`), as a YAML list of
+ * them does: a status word, then after a comma, a semicolon, `|`, `/`, `&`, `+` or `and` one
+ * that is another status, alone or with its day (`deprecated on 2024-03-01`). Two words for one
+ * status (`Accepted/Implemented`, `Accepted, done`) are that status, and a note after the status
+ * (`Accepted, but only for the backend`, `Accepted, open to revisiting`) is no second one.
+ */
+export function listsStatuses(words: string): boolean {
+  const said = words.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
+  const [first, ...rest] = said.toLowerCase().split(/\s*(?:[,;|/&+]|\sand\s)\s*/)
+  const held = WORDS.find(([pattern]) => pattern.test((first ?? '').replace(BADGE, '').trim()))?.[1]
+  if (held === undefined) return false
+  return rest.some((item) => {
+    const word = item.replace(BADGE, '').replace(DAY_WITH_STATUS, '').replace(/[.!]+$/, '').trim()
+    const whole = WORDS.find(([pattern]) => pattern.exec(word)?.[0] === word)
+    return whole !== undefined && whole[1] !== held
+  })
+}
+
+/**
+ * What an unknown status line's words are said to be, after its quoted text: the template's list of
+ * statuses left as it was, or statuses listed where a decision has one; else nothing.
+ */
+export function statusesSaid(words: string): string {
+  if (listsChoices(words)) return ": the template's list of statuses, left as it was; write the one that holds"
+  if (listsStatuses(words)) return ': a list of statuses, where a decision has one; write the one that holds'
+  return ''
+}
+
+/** A day written after a status word, to its end: ` on 2024-03-01`, ` (2024-03-01)`, `: 2024-03-01`. */
+const DAY_WITH_STATUS = new RegExp(String.raw`(?:\s*[(:\u2014\u2013-]\s*|\s+on\s+|\s+)\(?${DAY_WRITTEN}\)?$`)
 
 /** The arrows a status written over time is joined with: `Proposed → Accepted`, `Proposed -> Accepted`. */
 const STEP = /\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
