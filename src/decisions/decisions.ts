@@ -1147,6 +1147,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         report.missing = missingFiles(folders, records, options, byFolder)
         const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))
         const fileOf = new Map(records.map((r) => [r.key, `${r.origin.path}:${r.origin.line}`]))
+        // The formats that key a record by its file's name (`0005-use-x.md` → `ADR-0005`), not by a key written in it.
+        const keyedByName = new Set(records.filter((r) => ['adr-tools', 'madr', 'log4brains'].includes(r.origin.format)).map((r) => r.key))
         // The keys in use, and those the conflicts below are told to take, each its own.
         const taken = [...(await tx.keys()), ...incoming]
         for (const { key, stored, merged } of merges) {
@@ -1156,15 +1158,19 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
             // (its `D-0002` added to the log after the API gave `D-0002`, the number after the
             // folder's `D-0001`, to a decision proposed without a key): the decision stays, and the
             // record is said not imported with what to do, a key of its own in its file, free here.
+            // A record keyed by its file's name (an ADR's `ADR-0005`, posted over the API as such) has
+            // no key written in its file to change: its file is renamed.
+            const byName = keyedByName.has(key)
             const api = /^D-\d+$/.test(key)
-            const free = api ? nextKey(taken) : undefined
+            const free = api && !byName ? nextKey(taken) : undefined
             if (free !== undefined) taken.push(free)
             report.conflicts.push({
               key,
               message:
                 `${key} exists and it was not created by an import` +
                 (api ? ' (a decision proposed over the API without a key is given the D- number after the highest in use, imported ones too)' : '') +
-                `; it is left as it is, and the record of ${fileOf.get(key)} is not imported: give it a key no decision holds in its file` +
+                `; it is left as it is, and the record of ${fileOf.get(key)} is not imported: ` +
+                (byName ? 'its key is read from its file\'s name: rename the file so that its key is one no decision holds' : 'give it a key no decision holds in its file') +
                 (free === undefined ? '' : ` (${free} is free)`) +
                 ', and import again',
             })

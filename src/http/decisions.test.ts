@@ -1829,6 +1829,27 @@ describe('a log imported before whose next key the API gave a decision (R-CON-6,
   })
 })
 
+describe('a record of a folder imported before, keyed by its file\'s name, whose key a decision made over the API holds (R-CON-6)', () => {
+  it('is said not imported with its file to rename, which holds no key to change', async () => {
+    const { call } = await createTestApp()
+    const adr = (n: number) => ({
+      key: `ADR-000${n}`, title: `Use ${n}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: '2024-01-10',
+      origin: { path: `000${n}-use-${n}.md`, line: 1, format: 'adr-tools', folder: 'acme/docs/adr' },
+    })
+    await call('POST', '/v1/decisions/import', { records: [adr(1)], folder: 'acme/docs/adr', files: ['0001-use-1.md'] })
+    await call('POST', '/v1/decisions', decision({ key: 'ADR-0002' }))
+    const again = (await call('POST', '/v1/decisions/import', { records: [adr(1), adr(2)], folder: 'acme/docs/adr', files: ['0001-use-1.md', '0002-use-2.md'] })).body
+    expect(again.conflicts).toEqual([
+      {
+        key: 'ADR-0002',
+        message:
+          'ADR-0002 exists and it was not created by an import; it is left as it is, and the record of 0002-use-2.md:1 is not imported: ' +
+          "its key is read from its file's name: rename the file so that its key is one no decision holds, and import again",
+      },
+    ])
+  })
+})
+
 describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
   const record = (key: string, extra: Record<string, unknown> = {}) => ({
     key, title: `Title of ${key}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: '2024-01-10',
