@@ -875,6 +875,19 @@ describe('install-hooks and a settings file with a comment', () => {
   })
 })
 
+describe('install-hooks and a settings file that is not JSON', () => {
+  it('says the parser\'s words on one line, the line breaks of the text it quotes written as \\n', async () => {
+    // V8 quotes the text around the fault with its line breaks: the refusal ran over several lines.
+    const { file } = await settingsFolder()
+    const text = '{\n  "model": opus,\n  "hooks": {}\n}\n'
+    await writeFile(file, text)
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(1)
+    expect(stderr.split('\n')).toEqual([expect.stringMatching(/^decision-memory install-hooks: .*not valid JSON \(Unexpected token 'o', \.\.\." "model": opus,\\n  "h"\.\.\. is not valid JSON\); fix it or paste the README block by hand; nothing written$/), ''])
+    expect(await readFile(file, 'utf8')).toBe(text)
+  })
+})
+
 describe('install-hooks and the layout of a settings file', () => {
   it('writes a file indented with tabs or four spaces, or with CRLF line ends, back in its layout, so that its lines not changed stay as they were', async () => {
     const { file } = await settingsFolder()

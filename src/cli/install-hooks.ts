@@ -6,6 +6,7 @@ import { cannotRead } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
+import { printableLine } from './terminal'
 import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
@@ -100,7 +101,9 @@ async function readSettings(file: string): Promise<{ settings: unknown; layout: 
     settings = JSON.parse(text)
   } catch (error) {
     const message = (error as Error).message
-    const parsed = `not valid JSON (${message}${jsonLineColumn(text, message)})`
+    // On one line: V8 quotes the text around the fault as it is, its line breaks too (`..." "model":
+    // opus,\n  "h"...`), which broke the one line the refusal is over several.
+    const parsed = `not valid JSON (${printableLine(message)}${jsonLineColumn(text, message)})`
     // A comment or a comma before a closing bracket: Claude Code takes none either, and skips the
     // file whole ("Invalid or malformed JSON"); the README block pasted beside it would not run.
     const habit = jsonHabit(text, message)
