@@ -118,6 +118,17 @@ describe('install-hooks --file given a device or a named pipe', () => {
     })
     expect((await stat(fifo)).isFIFO()).toBe(true)
   })
+  it('asks a project\'s settings file that is a named pipe to be made a file, not for --file, which was not given', async () => {
+    const project = tempDir('dm-install-fifo-project-')
+    await mkdir(join(project, '.claude'))
+    const fifo = join(project, '.claude', 'settings.json')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const run = spawnSync(process.execPath, [BIN, 'install-hooks', '--project', project], { env: cleanEnv({ HOME: tempDir('dm-install-home-') }), timeout: 20_000, encoding: 'utf8' })
+    expect({ status: run.status, stderr: run.stderr }).toEqual({
+      status: 1,
+      stderr: `decision-memory install-hooks: cannot use ${fifo}: a named pipe (FIFO), not a settings file: make it a settings file, or move it aside (the settings on stdout are --dry-run's); nothing written\n`,
+    })
+  })
 })
 
 describe('install-hooks --file given a folder', () => {

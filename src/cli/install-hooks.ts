@@ -536,7 +536,9 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   // system's /dev/null made a file of.
   const special = await stat(file).then(notASettingsFile, () => undefined)
   if (special !== undefined) {
-    return fail(`cannot use ${file}: ${special}, not a settings file: give --file a settings file (the settings on stdout are --dry-run's); nothing written`)
+    // Reached by --project or --user, the file is the one Claude Code reads there: it must be made one.
+    const give = values.file !== undefined ? 'give --file a settings file' : 'make it a settings file, or move it aside'
+    return fail(`cannot use ${file}: ${special}, not a settings file: ${give} (the settings on stdout are --dry-run's); nothing written`)
   }
 
   let merged
