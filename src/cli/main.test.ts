@@ -284,6 +284,8 @@ describe('decision-memory main', () => {
       [['--host', '0.0.0.0:7421', '--auth', '/nonexistent/tokens.json'], '--host 0.0.0.0:7421 holds a port: give the address alone and the port with its flag, --host 0.0.0.0 --port 7421'],
       // No address to name: not `--host  --port 7421`.
       [['--host', '[]:7421'], '--host []:7421 holds a port: give the address alone (127.0.0.1), and the port with --port'],
+      [['--host', '127.0.0.1:abc'], '--host 127.0.0.1:abc holds a port: give the address alone, --host 127.0.0.1'],
+      [['--host', 'localhost:'], '--host localhost: holds a port: give the address alone, --host localhost'],
     ] as const) {
       const { code, stderr } = await run(['serve', ...args])
       expect(stderr.split('\n')[0], args.join(' ')).toBe(`decision-memory serve: ${said}`)

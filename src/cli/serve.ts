@@ -288,9 +288,14 @@ export function hostShapeProblem(given: string, portGiven: boolean): string | un
     const address = url?.hostname.replace(/^\[(.*)\]$/, '$1') ?? ''
     return `--host ${given} is a URL, not an address: ${fix(address, url?.port ?? '')}`
   }
-  // One colon (an IPv6 address has two or more), or an IPv6 address in brackets, then a port.
-  const withPort = /^([^:[\]]+):(\d+)$/.exec(given) ?? /^\[([^\]]*)\]:(\d+)$/.exec(given)
-  if (withPort !== null) return `--host ${given} holds a port: ${fix(withPort[1] as string, withPort[2] as string)}`
+  // One colon (an IPv6 address has two or more), or an IPv6 address in brackets, then a port: a
+  // port mistyped (`127.0.0.1:abc`, `127.0.0.1:`) too, which was told `not a loopback address`,
+  // no address or host name holding a colon; only a port of digits is given back for --port.
+  const withPort = /^([^:[\]]+):([^:]*)$/.exec(given) ?? /^\[([^\]]*)\]:(.*)$/.exec(given)
+  if (withPort !== null) {
+    const port = withPort[2] as string
+    return `--host ${given} holds a port: ${fix(withPort[1] as string, /^\d+$/.test(port) ? port : '')}`
+  }
   return undefined
 }
 
