@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -286,6 +287,16 @@ describe('import-adr into a store opened here', () => {
     expect(stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
     for (const n of [1, 2, 3]) {
       expect(stderr).toContain(`${join(dir, `000${n}-r${n}.md`)}:1: ADR-000${n} cannot be stored: the supersede links go round in a loop (ADR-0001 → ADR-0002 → ADR-0003 → ADR-0001)`)
+    }
+  })
+
+  it('says a device or a named pipe given for the folder as what it is, not as a path through a file', async () => {
+    // `import-adr /dev/null` was told `a part of the path is a file, not a folder (ENOTDIR)`.
+    const fifo = join(folderOf({}), 'records')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    for (const [path, kind] of [['/dev/null', 'a device'], [fifo, 'a named pipe (FIFO)']] as const) {
+      const { code, stdout, stderr } = await run([path, '--dry-run'])
+      expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: '', stderr: `decision-memory import-adr: ${path} is ${kind}, not a folder; import-adr reads a folder of records\n` })
     }
   })
 

@@ -8,7 +8,7 @@ import { ImportedDecisionSchema, type ImportChange, type ImportedDecision, type 
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { CHECKOUT_DATA_DIR, shellWord } from './bin-path'
-import { cannotRead } from './file-error'
+import { cannotRead, specialFileKind } from './file-error'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
@@ -227,6 +227,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       process.stderr.write(`decision-memory import-adr: ${dir} is a file; import-adr reads a folder of records (import-adr ${shellWord(dirname(dir))})\n`)
       return 1
     }
+    // A device or a pipe (`import-adr /dev/null`) was said `a part of the path is a file`, of a path
+    // with no file in it: said as what it is.
+    const special = code === 'ENOTDIR' ? specialKindOf(dir) : undefined
+    if (special !== undefined) {
+      process.stderr.write(`decision-memory import-adr: ${dir} is ${special}, not a folder; import-adr reads a folder of records\n`)
+      return 1
+    }
     if (code !== 'ENOENT' || repositoryRoot(resolve(dir)) === undefined) {
       // In words, as export says what it cannot write: `ENOENT` alone said neither that the folder
       // is not there nor that a part of its path is a file.
@@ -413,6 +420,15 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory()
   } catch {
     return false
+  }
+}
+
+/** What `path` leads to when it is neither a file nor a folder (specialFileKind); undefined otherwise. */
+function specialKindOf(path: string): string | undefined {
+  try {
+    return specialFileKind(statSync(path))
+  } catch {
+    return undefined
   }
 }
 

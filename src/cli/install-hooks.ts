@@ -1,8 +1,8 @@
 import { lstat, mkdir, readFile, readlink, realpath, stat } from 'node:fs/promises'
-import { existsSync, type Stats } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
 import { BIN_PATH, shellWord } from './bin-path'
-import { cannotRead } from './file-error'
+import { cannotRead, specialFileKind } from './file-error'
 import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
@@ -74,14 +74,6 @@ function settingsText(settings: unknown, layout: SettingsLayout): string {
   const text = JSON.stringify(settings, null, layout.indent) + '\n'
   // JSON.stringify writes a line end inside a string as `\n`, so every `\n` of its text is a line end.
   return layout.eol === '\n' ? text : text.replaceAll('\n', '\r\n')
-}
-
-/** What a settings path that is neither a file nor a folder is (`a device`, `a named pipe (FIFO)`, `a socket`); undefined for a file or folder. */
-function notASettingsFile(found: Stats): string | undefined {
-  if (found.isCharacterDevice() || found.isBlockDevice()) return 'a device'
-  if (found.isFIFO()) return 'a named pipe (FIFO)'
-  if (found.isSocket()) return 'a socket'
-  return undefined
 }
 
 async function readSettings(file: string): Promise<{ settings: unknown; layout: SettingsLayout }> {
@@ -534,7 +526,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   // input from the terminal, /dev/zero and /dev/full were read until the string could grow no
   // more (a stack trace), and /dev/null was "wrote", renamed over by a file: as root, the
   // system's /dev/null made a file of.
-  const special = await stat(file).then(notASettingsFile, () => undefined)
+  const special = await stat(file).then(specialFileKind, () => undefined)
   if (special !== undefined) {
     // Reached by --project or --user, the file is the one Claude Code reads there: it must be made one.
     const give = values.file !== undefined ? 'give --file a settings file' : 'make it a settings file, or move it aside'
