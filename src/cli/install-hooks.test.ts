@@ -42,7 +42,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { defaultHookCommand, installHooksCommand, missingOfCommand, shownCommand } = await import('./install-hooks')
+const { defaultHookCommand, INSTALL_HOOKS_HELP, installHooksCommand, missingOfCommand, shownCommand } = await import('./install-hooks')
 const { UsageError } = await import('./options')
 const { shellWord } = await import('./bin-path')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
@@ -1076,5 +1076,13 @@ describe('install-hooks and a hook kept inside quotes of the user', () => {
       expect(await installHooksCommand(['--file', other, '--guard'])).toBe(0)
       expect(stderr, plain).toBe('')
     }
+  })
+})
+
+describe('install-hooks --help', () => {
+  it('says --command is needed where the events hold different commands, which it refuses without it', () => {
+    const help = INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')
+    expect(help).toContain('--command CMD the hook command')
+    expect(help).toContain('written at every event, it is needed where the file\'s entries of the hook hold different commands at their events (another --user at one), refused without it, each named')
   })
 })

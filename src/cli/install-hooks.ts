@@ -26,7 +26,9 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
                  /dev/stdout (for the settings on stdout, --dry-run)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
                  blank one is refused, and one whose program (or node's script, by absolute
-                 path) is not there is written with a warning on stderr
+                 path) is not there is written with a warning on stderr; written at every
+                 event, it is needed where the file's entries of the hook hold different
+                 commands at their events (another --user at one), refused without it, each named
   --guard        also the guard, a PreToolUse hook on Bash and PowerShell that denies a command
                  an accepted required decision forbids (the hook command with guard for hook)
   --dry-run      print the merged settings (JSON, on stdout) instead of writing them; what
