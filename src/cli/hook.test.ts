@@ -437,17 +437,17 @@ describe('decision-memory hook flags', () => {
       const none = await runCli(['hook', '--frobnicate'], { input, env })
       expect(none).toMatchObject({ code: 0, stdout: '' })
       expect(none.stderr).toBe(
-        'decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget\n' +
+        'decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget (and, run by hand, --record-set-aside)\n' +
           'decision-memory hook: the payload is spooled for user "default", for a call with its flags mended to deliver\n',
       )
       // Given a value, or short, the flag as typed, without the value.
       const valued = await runCli(['hook', '--frobnicate=1'], { input, env })
-      expect(valued.stderr.split('\n')[0]).toBe('decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
+      expect(valued.stderr.split('\n')[0]).toBe('decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget (and, run by hand, --record-set-aside)')
       const short = await runCli(['hook', '-x'], { input, env })
-      expect(short.stderr.split('\n')[0]).toBe('decision-memory hook: -x is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
+      expect(short.stderr.split('\n')[0]).toBe('decision-memory hook: -x is no flag of hook, nor of any other command: hook takes --user, --spool and --budget (and, run by hand, --record-set-aside)')
       // What it quotes of what was typed is shown escaped, one line, as the other commands' usage errors are.
       const escaped = await runCli(['hook', '--x\u001b[2J\ny'], { input, env })
-      expect(escaped.stderr.split('\n')[0]).toBe('decision-memory hook: --x\\u001b[2J\\ny is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
+      expect(escaped.stderr.split('\n')[0]).toBe('decision-memory hook: --x\\u001b[2J\\ny is no flag of hook, nor of any other command: hook takes --user, --spool and --budget (and, run by hand, --record-set-aside)')
       const budget = await runCli(['hook', '--budget', '0x1\u001b[2J'], { input, env })
       expect(budget.stderr.split('\n')[0]).toContain('not "0x1\\u001b[2J"')
       // --frobnicate=1 may have stood for the user: set aside, not spooled (see below).
@@ -585,7 +585,9 @@ describe('decision-memory hook flags', () => {
         [['--budget', '0x10'], {}, '--budget must be a positive number of ms in decimal digits (2000)'],
         [['--user', '..'], {}, '--user: must not be'],
         [['--on'], {}, '--on is a flag of toggle, not of hook'],
-        [['--bogus'], {}, '--bogus is no flag of hook, nor of any other command: hook takes --user, --spool and --budget'],
+        [['--bogus'], {}, '--bogus is no flag of hook, nor of any other command: hook takes --user, --spool and --budget (and, run by hand, --record-set-aside)'],
+        // --record-set-aside mistyped is shown the flag it meant, the one run by hand.
+        [['--record-set-asid'], {}, '--record-set-asid is no flag of hook, nor of any other command: hook takes --user, --spool and --budget (and, run by hand, --record-set-aside)'],
         // A number given without its flag is the budget, as `guard 3000` is told its --timeout, or
         // the user, whose name may be a number (a uid).
         [['3000'], {}, '"3000" is no argument of this command: give it after its flag, --budget 3000 if it is the hook\'s time in ms, or --user 3000 if it is the user whose choices these are'],

@@ -281,14 +281,15 @@ const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget
 
 /**
  * A flag no command takes (parseArgs' `Unknown option '--bogus'`), said as the hook's other flag
- * mistakes are (`--on is a flag of toggle, not of hook`), naming the flags the hook takes: no help
+ * mistakes are (`--on is a flag of toggle, not of hook`), naming the flags the hook takes, the one
+ * run by hand too, so that a mistyped `--record-set-asid` is shown the flag it meant: no help
  * follows the hook's line, as one follows a command's. Undefined for another message.
  */
 function unknownFlagWhy(message: string): string | undefined {
   const flag = /^Unknown option '(.*)'$/s.exec(message)?.[1]
   if (flag === undefined) return undefined
   const flags = Object.keys(HOOK_FLAGS).map((name) => `--${name}`)
-  return `${flag} is no flag of hook, nor of any other command: hook takes ${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`
+  return `${flag} is no flag of hook, nor of any other command: hook takes ${flags.slice(0, -1).join(', ')} and ${flags.at(-1)} (and, run by hand, ${RECORD_SET_ASIDE})`
 }
 
 /**
