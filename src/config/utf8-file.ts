@@ -1,5 +1,6 @@
 import { constants } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
+import { specialFileKind } from '../file-kind'
 
 /**
  * A configuration file's text, which is UTF-8 (its byte order mark kept, for the parser to pass
@@ -49,7 +50,7 @@ export async function configFileBytes(file: string, kind: string, flag: string, 
     const found = await handle.stat()
     if (found.isDirectory()) throw cannot('EISDIR')
     if (!found.isFile()) {
-      const what = found.isFIFO() ? 'a named pipe (FIFO)' : found.isSocket() ? 'a socket' : 'a device'
+      const what = specialFileKind(found) ?? 'not a file'
       throw cannot(`${what}, not a file: give ${flag} the path of a ${kind}`)
     }
     const limit = `more than ${CONFIG_FILE_MAX_BYTES / (1024 * 1024)} MB, more than any ${kind}: give ${flag} the path of a ${kind}`
