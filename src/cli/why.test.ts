@@ -153,6 +153,18 @@ describe('decision-memory why KEY, the chain as text', () => {
   })
 })
 
+describe('decision-memory why KEY, a name no key can be', () => {
+  it('quotes a long one cut, with its length, as other values sent are quoted in messages', async () => {
+    // A version before this echoed all 5,000 characters of it in the one line of the refusal.
+    const long = 'a'.repeat(5000)
+    const refused = whyCommand([long, '--data', join(tempDir('dm-why-key-'), 'no-store')])
+    await expect(refused).rejects.toHaveProperty('name', 'UsageError')
+    await expect(refused).rejects.toThrow(`KEY "${'a'.repeat(100)}…" (5000 characters): at most 120 characters, not 5000`)
+    // A short one is quoted whole, as before; a control character in it is escaped.
+    await expect(whyCommand(['No\u001bDecisions', '--data', join(tempDir('dm-why-key-'), 'no-store')])).rejects.toThrow(/^KEY "No\\u001bDecisions": letters, digits/)
+  })
+})
+
 describe('decision-memory why --point, the answer as text', () => {
   // The answer of GET /v1/why from a service of d0de46f, before session_id, task, path, stage and ask.
   const older = {

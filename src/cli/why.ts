@@ -4,6 +4,7 @@ import type { DecisionWhy } from '../decisions/decisions'
 import type { OutOfScope } from '../decisions/applicability'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
+import { sentOf } from '../domain/zod-issues'
 import { shownName } from '../domain/observation'
 import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
@@ -294,7 +295,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
   let notAKey: string | undefined
   if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
-    if (!checked.success) notAKey = `KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`
+    // Quoted as the routes quote a value sent (sentOf): a key of 5,000 characters was echoed whole.
+    if (!checked.success) notAKey = `KEY ${sentOf(key)}: ${checked.error.issues[0]?.message ?? 'not a decision key'}`
   }
   // Nor does it depend on the project: said, as --session and the run are, rather than ignored.
   if (key !== undefined && values.project !== undefined) throw new UsageError('--project goes with --point: a decision\'s chain does not depend on the project')
