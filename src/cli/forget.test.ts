@@ -180,6 +180,28 @@ describe('decision-memory forget, the spool whatever store is reached', () => {
     }
   })
 
+  it('says the captures set aside with their user in doubt it left, as a forget that succeeds does, before the failure', async () => {
+    const spool = await spoolOfBobAndCarol()
+    const aside = (named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user: 'default', payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
+    await writeFile(`${spool}.rejected`, aside([]) + aside(['bob']))
+    vi.stubEnv('DECISION_MEMORY_URL', await deadUrl())
+    vi.stubEnv('DECISION_MEMORY_DATA', join(tempDir('dm-forget-nostore-'), 'data'))
+    vi.stubEnv('DECISION_MEMORY_SPOOL', spool)
+    try {
+      let thrown: unknown
+      const { stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes']).catch((error: unknown) => ((thrown = error), 1)))
+      expect(thrown).toMatchObject({ message: expect.stringContaining('no store in') })
+      // A version before this said the two events removed, and nothing of the one left.
+      expect(stderr).toBe(
+        `decision-memory forget: 2 spooled hook events of bob removed from ${spool}, but the store's part failed (below): forget again once it is mended\n` +
+          unnamedSetAsideSentence(1, 'bob', spool),
+      )
+      expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(aside([]))
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('takes them out when the service answers an error too, and says the error after', async () => {
     const spool = await spoolOfBobAndCarol()
     const server = createServer((_req, res) =>

@@ -15,7 +15,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   (\`decision-memory help\` says which store, and when a command refuses). Prints
   \`forgot USER: N entries deleted, M spooled hook events removed\` (the spool left out when
   none of its events was USER's). The spool's events of USER are removed even when the store
-  cannot be (no service and no store: exit 1), and stderr says how many.
+  cannot be (no service and no store: exit 1), and stderr says how many, and the captures in
+  doubt it left.
 
   --user USER  whose data (required)
   --yes        required: without it, nothing is deleted (exit 2)
@@ -71,8 +72,7 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
-  const unnamed = await setAsideNamingNoOne(spool)
-  if (unnamed > 0) process.stderr.write(unnamedSetAsideSentence(unnamed, user, spool))
+  await sayUnnamedSetAside(spool, user)
   return 0
 }
 
@@ -80,20 +80,30 @@ export async function forgetCommand(argv: string[]): Promise<number> {
  * The user's events taken out of this machine's spool when the store's part failed (no service
  * and no store, a service that refused or did not answer): the spool is this machine's, reached
  * whatever else is not, and its events would otherwise be delivered again by the next hook, to a
- * store the user is then forgotten in. Said on stderr, before the failure's own line; a spool it
- * cannot take them out of is said too, and leaves that line to be printed.
+ * store the user is then forgotten in. Said on stderr, before the failure's own line, and so are
+ * the captures set aside with their user in doubt it left, as a forget that succeeds says them; a
+ * spool it cannot take them out of is said too, and leaves that line to be printed.
  */
 async function forgetInSpoolAfterFailure(spool: string, user: string): Promise<void> {
-  let spooled: number
+  let spooled = 0
   try {
     spooled = await forgetInSpool(spool, user)
   } catch (error) {
     process.stderr.write(printable(`decision-memory forget: cannot take ${shownName(user)}'s events out of the spool ${spool}: ${(error as Error).message}`) + '\n')
-    return
   }
-  if (spooled === 0) return
-  const events = `${spooled} spooled hook ${spooled === 1 ? 'event' : 'events'}`
-  process.stderr.write(printable(`decision-memory forget: ${events} of ${shownName(user)} removed from ${spool}, but the store's part failed (below): forget again once it is mended`) + '\n')
+  if (spooled > 0) {
+    const events = `${spooled} spooled hook ${spooled === 1 ? 'event' : 'events'}`
+    process.stderr.write(printable(`decision-memory forget: ${events} of ${shownName(user)} removed from ${spool}, but the store's part failed (below): forget again once it is mended`) + '\n')
+  }
+  // Said here too: run again once the store is mended, the forget leaves them as well, and a person
+  // told only of the failure would not know they are there to look at.
+  await sayUnnamedSetAside(spool, user)
+}
+
+/** Says on stderr the captures set aside with their user in doubt whose flags named no user, left (unnamedSetAsideSentence). */
+async function sayUnnamedSetAside(spool: string, user: string): Promise<void> {
+  const unnamed = await setAsideNamingNoOne(spool)
+  if (unnamed > 0) process.stderr.write(unnamedSetAsideSentence(unnamed, user, spool))
 }
 
 /**
