@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -84,5 +85,16 @@ describe('decision-memory hook --record-set-aside', () => {
     expect(stderr).toBe(
       `decision-memory hook: the spool ${join(dir, 'null')} is not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file; what was not moved stays set aside in ${join(dir, 'null')}.rejected\n`,
     )
+  })
+
+  it('names no .rejected file where there is none, saying nothing was moved', async () => {
+    // A named pipe in a folder of its own, as --spool /dev/null is a device: no file, and nothing set aside beside it.
+    const fifo = join(tempDir('dm-set-aside-'), 'pipe')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const { code, stdout, stderr } = await captured(() => main(['hook', '--record-set-aside', '--user', 'alice', '--spool', fifo]))
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    // A version before this said `what was not moved stays set aside in …/pipe.rejected`, a file not there (`/dev/null.rejected`).
+    expect(stderr).toBe(`decision-memory hook: the spool ${fifo} is not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file; nothing was moved\n`)
+    expect(existsSync(`${fifo}.rejected`)).toBe(false)
   })
 })

@@ -1,5 +1,5 @@
 import { EnvironmentError, homePath, identifierFlag, parseFlags, UsageError } from './options'
-import { recordSetAside, rejectedFile, spoolFile, spoolPathProblem, type SetAsideRecorded } from './spool'
+import { lstatOrNone, recordSetAside, rejectedFile, spoolFile, spoolPathProblem, type SetAsideRecorded } from './spool'
 import { printable } from './terminal'
 
 /** The flag that makes `hook` this command: one a person runs, not Claude Code. */
@@ -33,7 +33,11 @@ export async function recordSetAsideCommand(argv: string[]): Promise<number> {
   try {
     done = await recordSetAside(spool, user)
   } catch (error) {
-    process.stderr.write(printable(`decision-memory hook: ${(error as Error).message}; what was not moved stays set aside in ${rejectedFile(spool)}`) + '\n')
+    // Named only where there is one: a spool that is no file (`--spool /dev/null`) was said to leave
+    // what it did not move in `/dev/null.rejected`, which is not there, nothing having been set aside.
+    const rejected = rejectedFile(spool)
+    const left = lstatOrNone(rejected) === undefined ? 'nothing was moved' : `what was not moved stays set aside in ${rejected}`
+    process.stderr.write(printable(`decision-memory hook: ${(error as Error).message}; ${left}`) + '\n')
     return 1
   }
   process.stdout.write(setAsideSentences(done, user, spool))
