@@ -1772,6 +1772,13 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(asked.systemMessage).toMatch(/^decision-memory answered for you: "Which complexity tier/)
     const auto = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_answered'))
     expect(auto.map((o) => [o.source, o.question])).toEqual([['auto-resolved', TIER_QUESTION]])
+    // The tier answered already in tool_input.answers (the agent, another hook): nothing of its own
+    // to give, but the refused question is said still, as beside questions planned as they are.
+    const given = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_given' }
+    given.tool_input.questions.push(twice)
+    given.tool_input = { ...given.tool_input, answers: { [TIER_QUESTION]: 'Tier S' } }
+    expect(await call('POST', HOOK, given)).toEqual({ status: 200, body: { systemMessage: unchangedSaid } })
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_given'))).toEqual([])
 
     // Refused beside a question of one text with it after normalisation: the answer it gave keeps
     // the decision_id its PostToolUse copy carries, so that copy stays a duplicate, never the user's.

@@ -1286,8 +1286,9 @@ function keptRuledOut(plan: QuestionPlan): string[] {
 /**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
  * nothing (personalization off, or every question neutral and already in order, with no question
- * a required decision rules out every option of): a `systemMessage` alone there when a question of
- * the call was `refused` (its options), saying which and why.
+ * a required decision rules out every option of, or every question answered in the input already):
+ * a `systemMessage` alone there when a question of the call was `refused` (its options), saying
+ * which and why.
  *
  * When every question auto-resolves: `allow` with `updatedInput` holding the questions and their
  * `answers`, so the user is not asked. Otherwise `ask` with `updatedInput` holding the questions
@@ -1322,8 +1323,9 @@ export function preToolUseAnswer(
   // Asked as written, a question whose every option a required decision rules out is still said so.
   const stillOffered = keptRuledOut(plan)
   if (!answered && ruledOut.length === 0 && stillOffered.length === 0 && isDeepStrictEqual(shown, input.questions)) return unchanged
-  // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
-  if (!answered && toAsk.length === 0) return {}
+  // Every question answered already in the input (withAnswersGiven): nothing of this service's to
+  // add, but a question it could not take is said, as above: `{}` said nothing of it here alone.
+  if (!answered && toAsk.length === 0) return unchanged
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
   // service's address when a new shell would not find it there (only its origin: no path, no
   // credentials), and the user, `default` too: a session id may be several users', and toggle
