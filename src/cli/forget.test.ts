@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
-import { forgetCommand, forgetSentence, unnamedSetAsideSentence } from './forget'
+import { forgetCommand, forgetSentence, heldSetAsideSentence, unnamedSetAsideSentence } from './forget'
 import { appendToSpool } from './spool'
 import { UsageError } from './options'
 import { tempDir } from '../../test/support/temp-dir'
@@ -80,6 +80,31 @@ describe('decision-memory forget, a capture set aside with its user in doubt', (
     // None such left: nothing said.
     await writeFile(`${spool}.rejected`, aside(['carol']))
     expect((await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', data, '--spool', spool]))).stderr).toBe('')
+  })
+})
+
+describe('decision-memory forget, the .rejected file held by another process as it runs', () => {
+  it('says the captures a hook --record-set-aside held, which it could not take, and to run it again', async () => {
+    const folder = tempDir('dm-forget-held-')
+    const spool = join(folder, 'spool.ndjson')
+    const aside = (named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user: 'default', payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
+    // Staged as `hook --record-set-aside` holds the file while it moves its captures: named by a
+    // live pid (this process's), made just now. A version before this passed over it unsaid.
+    const held = join(folder, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
+    await writeFile(held, aside(['bob']))
+    const data = tempDir('dm-forget-store-')
+    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 0 })
+    expect(stderr).toBe(
+      `decision-memory forget: another process (pid ${process.pid}, a hook --record-set-aside or another forget) held captures set aside in ${spool}.rejected as this ran, which this could not take: ` +
+        `any of bob's among them are left, set aside there or moved into ${spool} for the next hook to deliver; run this forget again once it is done\n`,
+    )
+    expect(await readFile(held, 'utf8')).toBe(aside(['bob']))
+    expect(heldSetAsideSentence([7, 8], ' bob ', '/s')).toBe(
+      'decision-memory forget: other processes (pids 7, 8, each a hook --record-set-aside or another forget) held captures set aside in /s.rejected as this ran, which this could not take: ' +
+        'any of " bob "\'s among them are left, set aside there or moved into /s for the next hook to deliver; run this forget again once they are done\n',
+    )
   })
 })
 

@@ -16,7 +16,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   \`forgot USER: N entries deleted, M spooled hook events removed\` (the spool left out when
   none of its events was USER's). The spool's events of USER are removed even when the store
   cannot be (no service and no store: exit 1), and stderr says how many, and the captures in
-  doubt it left.
+  doubt it left. A .rejected file another process holds as it runs (a hook --record-set-aside) is
+  said on stderr: run forget again once that is done.
 
   --user USER  whose data (required)
   --yes        required: without it, nothing is deleted (exit 2)
@@ -68,11 +69,12 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // deliver; those events are that hook's (README).
   // The hook's own spool when it was run with --spool: else its events, delivered later, would
   // bring back some of what was just forgotten.
-  const spooled = await forgetInSpool(spool, user)
+  let held: number[] = []
+  const spooled = await forgetInSpool(spool, user, (pids) => (held = pids))
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
-  await sayUnnamedSetAside(spool, user)
+  await sayLeftInSpool(spool, user, held)
   return 0
 }
 
@@ -86,8 +88,9 @@ export async function forgetCommand(argv: string[]): Promise<number> {
  */
 async function forgetInSpoolAfterFailure(spool: string, user: string): Promise<void> {
   let spooled = 0
+  let held: number[] = []
   try {
-    spooled = await forgetInSpool(spool, user)
+    spooled = await forgetInSpool(spool, user, (pids) => (held = pids))
   } catch (error) {
     process.stderr.write(printable(`decision-memory forget: cannot take ${shownName(user)}'s events out of the spool ${spool}: ${(error as Error).message}`) + '\n')
   }
@@ -97,13 +100,18 @@ async function forgetInSpoolAfterFailure(spool: string, user: string): Promise<v
   }
   // Said here too: run again once the store is mended, the forget leaves them as well, and a person
   // told only of the failure would not know they are there to look at.
-  await sayUnnamedSetAside(spool, user)
+  await sayLeftInSpool(spool, user, held)
 }
 
-/** Says on stderr the captures set aside with their user in doubt whose flags named no user, left (unnamedSetAsideSentence). */
-async function sayUnnamedSetAside(spool: string, user: string): Promise<void> {
+/**
+ * Says on stderr what the forget left beside the spool that may be the user's: the captures set
+ * aside with their user in doubt whose flags named no user (unnamedSetAsideSentence), and those
+ * another process held as it ran (heldSetAsideSentence; `held`, their pids).
+ */
+async function sayLeftInSpool(spool: string, user: string, held: readonly number[]): Promise<void> {
   const unnamed = await setAsideNamingNoOne(spool)
   if (unnamed > 0) process.stderr.write(unnamedSetAsideSentence(unnamed, user, spool))
+  if (held.length > 0) process.stderr.write(heldSetAsideSentence(held, user, spool))
 }
 
 /**
@@ -128,6 +136,24 @@ export function unnamedSetAsideSentence(count: number, user: string, spool: stri
     printable(
       `decision-memory forget: ${one ? '1 capture' : `${count} captures`} set aside in ${rejectedFile(spool)} with ${one ? 'its' : 'their'} user in doubt ${one ? 'is' : 'are'} left, ` +
         `the hook's flags having named no user (--user with no value, or a name the service refuses): if ${one ? 'it is' : 'they are'} ${shownName(user)}'s, delete ${one ? 'its line' : 'their lines'} there`,
+    ) + '\n'
+  )
+}
+
+/**
+ * What `forget` says on stderr of the .rejected file held by other processes at work on it as it
+ * ran (`pids`: a `hook --record-set-aside` moving its captures, another forget): it cannot take
+ * their lines from them, and they go back there, or into the spool, once those are done. Any of
+ * the user's among them would otherwise be left unsaid (R-SVC-5), moved ones for the next hook to
+ * deliver: run again, the forget finds them.
+ */
+export function heldSetAsideSentence(pids: readonly number[], user: string, spool: string): string {
+  const one = pids.length === 1
+  const who = one ? `another process (pid ${pids[0]}, a hook --record-set-aside or another forget)` : `other processes (pids ${pids.join(', ')}, each a hook --record-set-aside or another forget)`
+  return (
+    printable(
+      `decision-memory forget: ${who} held captures set aside in ${rejectedFile(spool)} as this ran, which this could not take: any of ${shownName(user)}'s among them are left, ` +
+        `set aside there or moved into ${spool} for the next hook to deliver; run this forget again once ${one ? 'it is' : 'they are'} done`,
     ) + '\n'
   )
 }

@@ -10,6 +10,11 @@ import { tempDir } from '../../test/support/temp-dir'
 const gate = vi.hoisted(() => ({ file: '', opened: () => {}, release: Promise.resolve() }))
 /** Another process's drain that takes a claim over (as left over) as it is being stamped: renamed to `to`. */
 const takeover = vi.hoisted(() => ({ to: '' }))
+/**
+ * Another process that runs whole at the `nth` listing of the spool's folder (claim's readdir), once:
+ * a forget lists it to take the spool, then the .rejected file.
+ */
+const between = vi.hoisted(() => ({ nth: 0, run: undefined as (() => Promise<void>) | undefined }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
@@ -20,6 +25,14 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
   return {
     ...real,
+    readdir: (async (...args: Parameters<typeof real.readdir>) => {
+      if (between.run !== undefined && --between.nth === 0) {
+        const run = between.run
+        between.run = undefined
+        await run()
+      }
+      return real.readdir(...args)
+    }) as typeof real.readdir,
     utimes: async (...args: Parameters<typeof real.utimes>) => {
       if (takeover.to !== '' && String(args[0]).endsWith('.draining')) {
         const to = takeover.to
@@ -43,7 +56,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { appendToRejected, appendToSpool, drainSpool, forgetInSpool, rejectedFile } = await import('./spool')
+const { appendToRejected, appendToSpool, drainSpool, forgetInSpool, recordSetAside, rejectedFile } = await import('./spool')
 
 describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => {
   it('loses no event a hook was writing when another hook claimed the spool', async () => {
@@ -86,6 +99,28 @@ describe('the file of refused events, set aside to while a forget takes it', () 
       .filter((l) => l !== '')
       .map((l) => (JSON.parse(l) as { payload: { id: number } }).payload.id)
     expect(ids).toEqual([1])
+  })
+})
+
+describe('the file of refused events, its captures moved into the spool while a forget takes the spool', () => {
+  it('takes out the user\'s captures a hook --record-set-aside moved into the spool after the forget had taken it', async () => {
+    const file = join(tempDir('dm-rejected-moved-'), 'spool.ndjson')
+    await appendToRejected(file, { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 0 }, user_in_doubt: [] })
+    await appendToSpool(file, { at: '2026-07-01T10:01:00.000Z', user: 'erin', payload: { id: 1 } })
+    // dave is forgotten; once the forget has taken the spool, and before it lists the folder for the
+    // .rejected file, `hook --record-set-aside --user dave` runs whole: it moves the capture into a new
+    // spool as dave's. A version before this left it there, for the next hook to deliver.
+    between.nth = 2
+    between.run = async () => {
+      expect(await recordSetAside(file, 'dave')).toMatchObject({ moved: 1 })
+    }
+    expect(await forgetInSpool(file, 'dave')).toBe(1)
+    expect(between.run).toBeUndefined()
+    const users = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { user: string }).user)
+    expect(users).toEqual(['erin'])
   })
 })
 

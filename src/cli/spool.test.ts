@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { closeSync, constants, existsSync, openSync } from 'node:fs'
-import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -337,6 +337,24 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     expect(await forgetInSpool(file, 'default')).toBe(1)
   })
 
+  it('says whose claim of the refused ones it leaves, held by a process at work on it (hook --record-set-aside), and leaves it whole', async () => {
+    const file = await freshSpool()
+    await appendToRejected(file, { ...event(1), user: 'default', user_in_doubt: ['dave'] })
+    const dir = join(file, '..')
+    // Staged as a `hook --record-set-aside` holds it while it moves: named by a live pid (this
+    // process's), made just now. Its lines are its own until it is done.
+    const held = join(dir, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
+    const line = JSON.stringify({ ...event(2), user: 'default', user_in_doubt: ['dave'] }) + '\n'
+    await writeFile(held, line)
+    const told: number[][] = []
+    expect(await forgetInSpool(file, 'dave', (pids) => told.push(pids))).toBe(1)
+    expect(told).toEqual([[process.pid]])
+    expect(await readFile(held, 'utf8')).toBe(line)
+    // Nothing held: nothing told.
+    await unlink(held)
+    expect(await forgetInSpool(file, 'dave', (pids) => told.push(pids))).toBe(0)
+    expect(told).toHaveLength(1)
+  })
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
   })

@@ -297,8 +297,9 @@ async function tryRename(from: string, to: string): Promise<boolean> {
  * process: claims left by processes that died mid-drain (or mid-forget) first (they are older),
  * then the file itself. A claim is an atomic rename, so two hooks draining at
  * once never take the same lines, and new events go on being appended to a fresh spool file.
+ * `inProgress` is told the pid of each claim it leaves to a process still at work on it.
  */
-async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining'): Promise<string[]> {
+async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining', inProgress: (pid: number) => void = () => {}): Promise<string[]> {
   const dir = dirname(file)
   const base = basename(file)
   const mine = () => join(dir, `${base}.${process.pid}.${randomHex(4)}.${kind}`)
@@ -316,7 +317,12 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining')
   const claimName = new RegExp(`^\\.(\\d+)\\.[0-9a-f]+\\.${kind}$`)
   for (const name of names.sort()) {
     const match = name.startsWith(`${base}.`) ? claimName.exec(name.slice(base.length)) : null
-    if (match === null || (isAlive(Number(match[1])) && !(await isStale(join(dir, name))))) continue
+    if (match === null) continue
+    // Another process's, at work on it now: its lines are its own until it is done.
+    if (isAlive(Number(match[1])) && !(await isStale(join(dir, name)))) {
+      inProgress(Number(match[1]))
+      continue
+    }
     const to = mine()
     if (await tryRename(join(dir, name), to)) claims.push(await stamped(to))
   }
@@ -504,9 +510,12 @@ export async function drainSpool(
  * The spool is claimed as a drain claims it (a hook appending meanwhile starts a fresh one); the
  * events of a drain in progress in another hook are that hook's. Lines it cannot read are kept,
  * but for the start of one of the user's cut short (stubOf).
+ * The .rejected file held by another process at work on it (a `hook --record-set-aside`, another
+ * forget) cannot be taken from it: its lines go back there, or into the spool, once this is done.
+ * `inProgress` is told the pids of those processes, for the forget to say what may be left.
  * Returns how many events it removed.
  */
-export async function forgetInSpool(file: string, user: string): Promise<number> {
+export async function forgetInSpool(file: string, user: string, inProgress: (pids: number[]) => void = () => {}): Promise<number> {
   let removed = 0
   const isUsers = (line: string) => {
     try {
@@ -538,7 +547,13 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
   // The file of refused ones is claimed as the spool is, under a name of its own that no drain
   // takes: with what a forget killed midway left (which no drain would ever put back) first.
   const rejected = rejectedFile(file)
-  for (const taken of await claim(rejected, 'forgetting')) await keepOthers(taken, rejected)
+  const busy = new Set<number>()
+  for (const taken of await claim(rejected, 'forgetting', (pid) => busy.add(pid))) await keepOthers(taken, rejected)
+  // The spool again: a `hook --record-set-aside` that held the .rejected file as the spool was taken,
+  // done before that file was, moved the user's captures into the new spool, where they would wait
+  // for the next hook to deliver. One still at work on it now is the caller's to say (inProgress).
+  for (const claimed of await claim(file)) await keepOthers(claimed, file)
+  if (busy.size > 0) inProgress([...busy].sort((a, b) => a - b))
   return removed
 }
 
