@@ -660,6 +660,32 @@ describe('install-hooks and a hook of ours in a group that runs for no question'
     expect(await readFile(file, 'utf8')).toBe(before)
   })
 
+  it('writes nothing beside a hook entry Claude Code takes for no hook, for which it skips the file, and names it by event and place', async () => {
+    // A `"type": "command"` with no command, a bare string in a group's list: left unread, our
+    // groups were added beside it, said added, in a file Claude Code does not load.
+    const { file } = await settingsFolder()
+    for (const [entry, said] of [
+      [{ type: 'command', timeout: 5 }, '"hooks.Stop.0.hooks.1" is a command hook with no "command"'],
+      ['notify-send done', '"hooks.Stop.0.hooks.1" is a string, not a hook'],
+      [{ command: 'notify-send done' }, '"hooks.Stop.0.hooks.1" has no "type"'],
+    ] as const) {
+      const before = JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }, entry] }] } })
+      await writeFile(file, before)
+      stderr = ''
+      for (const args of [['--file', file], ['--file', file, '--dry-run'], ['--file', file, '--guard']]) {
+        expect(await installHooksCommand(args), args.join(' ')).toBe(1)
+        expect(stderr, args.join(' ')).toMatch(new RegExp(`^decision-memory install-hooks: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Claude Code skips a settings file with such (a hook|a field) whole .*; nothing written\n$`))
+        stderr = ''
+      }
+      expect(stdout).toBe('')
+      expect(await readFile(file, 'utf8')).toBe(before)
+    }
+    // Our own entry without its type, where install-hooks looks, is given one: mended, not refused.
+    await writeFile(file, JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ command: defaultHookCommand() }] }] } }))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stdout).toContain('updated   PostToolUse (matcher AskUserQuestion): ')
+  })
+
   it('writes nothing beside a matcher that is not a string, for which Claude Code skips the file, and names it', async () => {
     // Written with our hook under `"matcher": ["Bash"]`, it added the three groups and said the one
     // added "does its work", in a file Claude Code does not load: no hook of it ran.

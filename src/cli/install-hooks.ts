@@ -8,7 +8,7 @@ import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
 import { printableLine } from './terminal'
-import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
+import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
@@ -560,6 +560,8 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
         unguarded = serviceVariablesOf(written).filter((variable) => !carried.includes(variable))
       }
     }
+    // Once merged: an entry of ours without its `type` has been given one, and is no refusal.
+    hookEntryNotShaped(merged.settings)
   } catch (error) {
     if (error instanceof DifferingHooksError) {
       return fail(

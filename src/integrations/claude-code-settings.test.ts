@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DifferingHooksError, guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, wrappedScriptOf } from './claude-code-settings'
+import { DifferingHooksError, guardCommandOf, hookEntryNotShaped, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, wrappedScriptOf } from './claude-code-settings'
 import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
@@ -495,6 +495,40 @@ describe('mergeHooks', () => {
       )
     }
     expect(() => mergeHooks({ hooks: { Stop: [{ hooks: [] }, { matcher: 'x', hooks: [bare] }] } }, COMMAND)).not.toThrow()
+  })
+
+  it('refuses a hook entry Claude Code takes for no hook, under any event, naming it by its place: Claude Code skips the whole file for it', () => {
+    // Left unread (mergeHooks looked for command strings alone), our groups were merged beside it,
+    // said added, in a file Claude Code does not load: `hooks.PreToolUse.0.hooks.0.command:
+    // Expected string` (affaan-m/ECC#1474), and none of its hooks ran.
+    const hook = { type: 'command', command: 'prettier --check' }
+    const tail = ': Claude Code skips a settings file with such a hook whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; '
+    const shape = '{"type": "command", "command": "…"}'
+    const check = (hooks: Record<string, unknown>) => () => hookEntryNotShaped(mergeHooks({ hooks }, COMMAND).settings)
+    for (const [entry, what] of [['notify-send done', 'a string'], [null, 'null'], [[hook], 'a list'], [5, 'a number']] as const) {
+      expect(check({ Stop: [{ hooks: [hook, entry] }] })).toThrow(
+        new SettingsShapeError(`"hooks.Stop.0.hooks.1" is ${what}, not a hook${tail.replace('such a hook', 'such a field')}make it a hook, ${shape}, or take it out`),
+      )
+    }
+    expect(check({ PostToolUse: [{ matcher: 'Write', hooks: [hook] }, { matcher: 'Edit', hooks: [{ command: 'prettier --write' }] }] })).toThrow(
+      new SettingsShapeError(`"hooks.PostToolUse.1.hooks.0" has no "type"${tail}give it one ("command" for a command, ${shape}) or take it out`),
+    )
+    expect(check({ Stop: [{ hooks: [{ type: null, command: 'x' }] }] })).toThrow(
+      new SettingsShapeError(`"hooks.Stop.0.hooks.0" has a "type" that is null, not a string${tail}give it one ("command" for a command, ${shape}) or take it out`),
+    )
+    expect(check({ SessionStart: [{ hooks: [{ type: 'command', timeout: 5 }] }] })).toThrow(
+      new SettingsShapeError(`"hooks.SessionStart.0.hooks.0" is a command hook with no "command"${tail}give it the command to run, ${shape}, or take it out`),
+    )
+    expect(check({ Stop: [{ hooks: [{ type: 'command', command: ['notify-send', 'done'] }] }] })).toThrow(
+      new SettingsShapeError(`"hooks.Stop.0.hooks.0" is a command hook with a "command" that is a list, not a string${tail}give it the command to run, ${shape}, or take it out`),
+    )
+    // Another type, one Claude Code may have added since, is its to read, as is a field unknown here.
+    const others = [{ type: 'prompt', prompt: 'Is the work done?' }, { type: 'http', url: 'https://hooks.example/stop' }, { type: 'mcp_tool', server: 's', tool: 't' }, { ...hook, args: [], async: true }]
+    expect(check({ Stop: [{ hooks: others }] })).not.toThrow()
+    // Our own entry without its type is given one by the merge, which mends it: no refusal.
+    expect(check({ PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ command: COMMAND }] }] })).not.toThrow()
+    // Not ours, nor where the merge looks (a group that runs for no question), it is not mended.
+    expect(check({ PostToolUse: [{ matcher: 'Bash', hooks: [{ command: COMMAND }] }] })).toThrow(/^"hooks\.PostToolUse\.0\.hooks\.0" has no "type"/)
   })
 
   it('refuses a matcher that is not a string, under any event: Claude Code skips the whole file for it, and hooks added there would never run', () => {

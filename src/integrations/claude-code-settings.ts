@@ -228,6 +228,44 @@ function groupNotShaped(path: string, group: unknown): void {
   )
 }
 
+/** How a command hook is written, said in the mend of an entry that is not one. */
+const ENTRY_SHAPE = '{"type": "command", "command": "…"}'
+
+/**
+ * Throws for the first hook entry, under any event, in a group's `hooks` list that Claude Code's
+ * schema does not take: not an object (a bare command string, `null`), without a `type` string, or
+ * a `"type": "command"` without a `command` string. Claude Code checks each entry against the hook
+ * types it knows, and skips the whole settings file for one that fits none
+ * (`hooks.PreToolUse.0.hooks.0.command: Expected string`; affaan-m/ECC#1474 for a plugin's hooks,
+ * the same schema), the hooks merged beside it included. Read in the settings merged (mergeHooks,
+ * mergeGuard), where an entry of ours without its `type` has been given one; a `type` Claude Code
+ * may add later (`mcp_tool` is recent) is its to read. Positions are the file's: merging only
+ * appends groups.
+ */
+export function hookEntryNotShaped(settings: Record<string, unknown>): void {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue
+    for (const [i, g] of groups.entries()) {
+      if (!isObject(g) || !Array.isArray(g.hooks)) continue
+      for (const [j, entry] of g.hooks.entries()) entryNotShaped(`hooks.${event}.${i}.hooks.${j}`, entry)
+    }
+  }
+}
+
+function entryNotShaped(path: string, entry: unknown): void {
+  if (!isObject(entry)) throw notShaped(path, entry, 'a hook', `a hook, ${ENTRY_SHAPE},`)
+  const skipped = 'Claude Code skips a settings file with such a hook whole ("Files with errors are skipped entirely"), every setting in it, so hooks written there would never run; '
+  if (typeof entry.type !== 'string') {
+    const has = entry.type === undefined ? 'has no "type"' : `has a "type" that is ${kindOf(entry.type)}, not a string`
+    throw new SettingsShapeError(`"${path}" ${has}: ${skipped}give it one ("command" for a command, ${ENTRY_SHAPE}) or take it out`)
+  }
+  if (entry.type === 'command' && typeof entry.command !== 'string') {
+    const has = entry.command === undefined ? 'no "command"' : `a "command" that is ${kindOf(entry.command)}, not a string`
+    throw new SettingsShapeError(`"${path}" is a command hook with ${has}: ${skipped}give it the command to run, ${ENTRY_SHAPE}, or take it out`)
+  }
+}
+
 /** What a JSON value is, said in a message: `null`, `a list`, `an object`, `a string`. */
 function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
