@@ -892,6 +892,31 @@ describe('install-hooks and "hooks": null', () => {
   })
 })
 
+describe('install-hooks and an event Claude Code does not know', () => {
+  it('says it on stderr, with the event meant, and writes the hooks under their own events', async () => {
+    // `"PreToolCall": []`, a typo of PreToolUse, was written back without a word: the user's hooks
+    // there never run, and some Claude Code versions skip the whole file for it, ours included.
+    const { file } = await settingsFolder()
+    const mine = { hooks: [{ type: 'command', command: 'npm run lint' }] }
+    await writeFile(file, JSON.stringify({ model: 'opus', hooks: { PreToolCall: [mine], Stop: [mine], PostToolCall: [], OnCommit: [] } }))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    const tail =
+      ': it runs no hook under it, recent versions ignoring it with a warning and some (2.1.85 among them) skipping the whole file for it, the hooks written here included; rename it to the event you meant, or take it out\n'
+    expect(stderr).toBe(
+      `decision-memory install-hooks: warning: ${file} has the event "PreToolCall" under "hooks", which Claude Code does not know (did you mean "PreToolUse"?)${tail}` +
+        `decision-memory install-hooks: warning: ${file} has the event "PostToolCall" under "hooks", which Claude Code does not know (did you mean "PostToolUse" or "PostToolBatch"?)${tail}` +
+        `decision-memory install-hooks: warning: ${file} has the event "OnCommit" under "hooks", which Claude Code does not know${tail}`,
+    )
+    const written = JSON.parse(await readFile(file, 'utf8'))
+    expect(written.hooks.PreToolCall).toEqual([mine])
+    expect(Object.keys(written.hooks)).toEqual(['PreToolCall', 'Stop', 'PostToolCall', 'OnCommit', 'SessionStart', 'PreToolUse', 'PostToolUse'])
+    // Said on every run while it is there, with nothing to write too.
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toContain('has the event "PreToolCall" under "hooks"')
+  })
+})
+
 describe('install-hooks and a settings file with a comment', () => {
   it('names the comment, or the comma before a closing bracket, and says Claude Code skips the file for it; nothing written', async () => {
     // Said as the parser's `at position 4` alone, with `fix it or paste the README block by hand`:

@@ -8,7 +8,7 @@ import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
 import { printableLine } from './terminal'
-import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
+import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
@@ -235,6 +235,23 @@ function warnOfDisabled(settings: Record<string, unknown>, file: string): void {
   process.stderr.write(
     `decision-memory install-hooks: warning: ${file} sets "disableAllHooks": true, so Claude Code runs no hooks, these included; remove it (or set it to false) for them to run\n`,
   )
+}
+
+/**
+ * An event of the file Claude Code does not know (unknownEvents), most often a typo of one
+ * (`PreToolCall`): Claude Code runs no hook under it, which the user cannot tell, and some versions
+ * skip the whole file for it, the hooks just written included. Said, not refused: an event of a
+ * newer Claude Code is read there. Kept as it is; our hooks go under the events they are for.
+ */
+function warnOfUnknownEvents(settings: Record<string, unknown>, file: string): void {
+  for (const { event, near } of unknownEvents(settings)) {
+    const meant = near.length === 0 ? '' : ` (did you mean ${near.map((n) => JSON.stringify(n)).join(' or ')}?)`
+    process.stderr.write(
+      `decision-memory install-hooks: warning: ${file} has the event ${JSON.stringify(event)} under "hooks", which Claude Code does not know${meant}: ` +
+        'it runs no hook under it, recent versions ignoring it with a warning and some (2.1.85 among them) skipping the whole file for it, ' +
+        'the hooks written here included; rename it to the event you meant, or take it out\n',
+    )
+  }
 }
 
 /**
@@ -600,6 +617,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
     warnOfGoneWrapped(merged.changes.map((c) => c.command), file)
     warnOfDisabled(merged.settings, file)
+    warnOfUnknownEvents(merged.settings, file)
     warnOfShortTimeouts(merged.settings, file)
     warnOfShortGuardTimeouts(merged.settings, file)
     warnOfStrayHooks(merged.settings, file)

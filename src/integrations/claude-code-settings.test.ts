@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DifferingHooksError, guardCommandOf, hookEntryNotShaped, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, wrappedScriptOf } from './claude-code-settings'
+import { DifferingHooksError, guardCommandOf, hookEntryNotShaped, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf } from './claude-code-settings'
 import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
@@ -733,5 +733,28 @@ describe('shortGuardTimeouts', () => {
     }
     // Last with no value, a mistake too ("argument missing"), not the default's 2.5 s over a 2 s entry.
     expect(shortGuardTimeouts(settingsOf(guard + ' --timeout', 2), guardTimeoutMs)).toEqual([])
+  })
+})
+
+describe('unknownEvents', () => {
+  it('names an event Claude Code does not know, with the events it may be a slip of', () => {
+    // `"PreToolCall": []`, a typo of PreToolUse: Claude Code runs nothing under it, and some
+    // versions skip the whole file for it (`hooks.PreToolCall: Invalid key in record`).
+    const hook = { hooks: [{ type: 'command', command: 'say' }] }
+    const settings = { hooks: { PreToolCall: [], preToolUse: [hook], PostToolCall: [hook], beforeSubmitPrompt: [hook], Stop: [hook], PreToolUse: [], MessageDisplay: [] } }
+    expect(unknownEvents(settings)).toEqual([
+      { event: 'PreToolCall', near: ['PreToolUse'] },
+      { event: 'preToolUse', near: ['PreToolUse'] },
+      { event: 'PostToolCall', near: ['PostToolUse', 'PostToolBatch'] },
+      { event: 'beforeSubmitPrompt', near: [] },
+    ])
+    expect(unknownEvents({ model: 'opus' })).toEqual([])
+  })
+
+  it('leaves the events mergeHooks writes known, and writes none of ours under an unknown one', () => {
+    const { settings } = mergeHooks({ hooks: { PreToolCall: [] } }, COMMAND)
+    expect(Object.keys(settings.hooks as object)).toEqual(['PreToolCall', 'SessionStart', 'PreToolUse', 'PostToolUse'])
+    expect((settings.hooks as Record<string, unknown>).PreToolCall).toEqual([])
+    expect(unknownEvents(settings).map((u) => u.event)).toEqual(['PreToolCall'])
   })
 })

@@ -583,6 +583,63 @@ export function hooksRunBeside(settings: Record<string, unknown>, other: unknown
   })
 }
 
+/**
+ * The hook events of Claude Code's hooks reference, the 33 of 2.1.303 (its `/doctor` lists those it
+ * knows: `Valid events: PreToolUse, PostToolUse, …`). Events are keys, read as written: `preToolUse`
+ * is none of them.
+ */
+export const CLAUDE_CODE_EVENTS: readonly string[] = [
+  'SessionStart', 'Setup', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest', 'PermissionDenied',
+  'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'SubagentStart', 'SubagentStop', 'TaskCreated',
+  'TaskCompleted', 'Stop', 'StopFailure', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange', 'CwdChanged', 'FileChanged',
+  'WorktreeCreate', 'WorktreeRemove', 'PreCompact', 'PostCompact', 'Elicitation', 'ElicitationResult', 'SessionEnd',
+  'PreModelSwitch', 'PostModelSwitch', 'MessageDisplay', 'DirectoryAdded',
+]
+
+/**
+ * The events of `hooks` that hold a list (any other is refused, copyWithHooks) under a name no
+ * event of Claude Code's has (CLAUDE_CODE_EVENTS): most often a typo (`PreToolCall`, `preToolUse`),
+ * whose hooks never run. Claude Code 2.1.141 and later ignore such an event with a warning
+ * (`Unknown hook event "…" was ignored`); some versions before (2.1.85 among them) skipped the
+ * whole file for it (`hooks.PreToolCall: Invalid key in record`; ace-step/ACE-Step-DAW#1255), the
+ * hooks merged beside it included. Only said: an event of a Claude Code newer than this list is
+ * read there. Each with the events it is nearest to, when near enough to be the one meant.
+ */
+export function unknownEvents(settings: Record<string, unknown>): Array<{ event: string; near: string[] }> {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  return Object.keys(hooks)
+    .filter((event) => Array.isArray(hooks[event]) && !CLAUDE_CODE_EVENTS.includes(event))
+    .map((event) => ({ event, near: nearestEvents(event) }))
+}
+
+/**
+ * The known events `name` may be a slip of: the same in another case, else the nearest by edits
+ * (letters added, dropped or changed) within two in five of the longer name (`PreToolCall`, 4
+ * from `PreToolUse`), all those as near (`PostToolCall`: `PostToolUse` and `PostToolBatch`).
+ */
+function nearestEvents(name: string): string[] {
+  const cased = CLAUDE_CODE_EVENTS.find((event) => event.toLowerCase() === name.toLowerCase())
+  if (cased !== undefined) return [cased]
+  const scored = CLAUDE_CODE_EVENTS.map((event) => ({ event, edits: editDistance(name.toLowerCase(), event.toLowerCase()) })).filter(
+    ({ event, edits }) => edits <= 0.4 * Math.max(event.length, name.length),
+  )
+  const fewest = Math.min(...scored.map(({ edits }) => edits))
+  return scored.filter(({ edits }) => edits === fewest).map(({ event }) => event)
+}
+
+/** The fewest letters added, dropped or changed that make `a` of `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    row = next
+  }
+  return row[b.length] as number
+}
+
 /** A matcher read as a regex that JavaScript cannot read (`(Bash`), which matches no tool (matcherCovers). */
 function matchesNoTool(matcher: unknown): boolean {
   if (typeof matcher !== 'string' || matcher === '' || matcher === '*' || /^[\w\s,|-]+$/.test(matcher)) return false
