@@ -42,7 +42,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { defaultHookCommand, INSTALL_HOOKS_HELP, installHooksCommand, missingOfCommand, shownCommand } = await import('./install-hooks')
+const { defaultHookCommand, INSTALL_HOOKS_HELP, installHooksCommand, missingOfCommand, runsRecordSetAside, shownCommand } = await import('./install-hooks')
 const { UsageError } = await import('./options')
 const { shellWord } = await import('./bin-path')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
@@ -201,6 +201,33 @@ describe('install-hooks when the settings file cannot be written', () => {
     expect(faults.steps).toEqual(['sync', 'rename'])
     expect(JSON.parse(await readFile(file, 'utf8')).model).toBe('opus')
     expect(await readdir(folder)).toEqual(['settings.json'])
+  })
+})
+
+describe('install-hooks --command with hook --record-set-aside', () => {
+  it('is a usage error naming why, nothing written: run as a hook, that command reads no payload', async () => {
+    // Written into every hook, it recorded nothing of any question, and without --user exited 2,
+    // which blocks the question at PreToolUse.
+    const { file, before } = await settingsFolder()
+    const bin = shellWord(join(tempDir('dm-bin-'), 'decision-memory.js'))
+    for (const command of [`node ${bin} hook --record-set-aside --user alice`, `node ${bin} hook --user alice '--record-set-aside'`, `node ${bin} hook --record-set-aside=1`]) {
+      const refused = installHooksCommand(['--file', file, '--command', command])
+      await expect(refused, command).rejects.toThrow(UsageError)
+      await expect(refused, command).rejects.toThrow(
+        '--command runs hook --record-set-aside, a command you run by hand, which reads no payload: as a hook it would record no question, answer or session, ' +
+          'and exit as that command does (2 for a usage mistake, which blocks the question at PreToolUse); give the hook command without it',
+      )
+    }
+    expect(await readFile(file, 'utf8')).toBe(before)
+    expect(stdout).toBe('')
+  })
+
+  it('reads the flag among the words after hook alone', () => {
+    expect(runsRecordSetAside('node "/opt/dm/bin/decision-memory.js" hook --record-set-aside --user a')).toBe(true)
+    expect(runsRecordSetAside('decision-memory hook --user a; echo --record-set-aside')).toBe(false)
+    expect(runsRecordSetAside('decision-memory hook --record-set-asides')).toBe(false)
+    expect(runsRecordSetAside('/usr/local/bin/dm-wrapper.sh --record-set-aside')).toBe(false)
+    expect(runsRecordSetAside(defaultHookCommand())).toBe(false)
   })
 })
 
@@ -1135,5 +1162,9 @@ describe('install-hooks --help', () => {
     const help = INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')
     expect(help).toContain('--command CMD the hook command')
     expect(help).toContain('written at every event, it is needed where the file\'s entries of the hook hold different commands at their events (another --user at one), refused without it, each named')
+  })
+
+  it('says a --command running hook --record-set-aside is refused, and why', () => {
+    expect(INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')).toContain('as is one running hook --record-set-aside (run by hand, it reads no payload)')
   })
 })

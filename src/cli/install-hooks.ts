@@ -10,6 +10,7 @@ import { replaceFile } from './replace-file'
 import { printableLine } from './terminal'
 import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
+import { RECORD_SET_ASIDE } from './set-aside'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
@@ -26,7 +27,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
                  or the one above it an existing folder; not - nor a device or pipe such as
                  /dev/stdout (for the settings on stdout, --dry-run)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
-                 blank one is refused, and one whose program (or node's script, by absolute
+                 blank one is refused, as is one running hook --record-set-aside (run by hand,
+                 it reads no payload), and one whose program (or node's script, by absolute
                  path) is not there is written with a warning on stderr; written at every
                  event, it is needed where the file's entries of the hook hold different
                  commands at their events (another --user at one), refused without it, each named
@@ -425,6 +427,18 @@ export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = proce
   return undefined
 }
 
+/**
+ * Whether `command` runs `decision-memory … hook` with --record-set-aside among the words after it
+ * (`hook --record-set-aside --user alice`, `--record-set-aside=…`, quoted too), up to the end of
+ * that command (`;`, `&`, `|`): the hook then runs that command, which a person runs by hand
+ * (hookCommand), and reads no payload.
+ */
+export function runsRecordSetAside(command: string): boolean {
+  const found = /decision-memory(?:\.js)?(?:\\?["'])?\s+hook\b([^;&|]*)/.exec(command)
+  if (found === null) return false
+  return new RegExp(`(?:^|[\\s'"])${RECORD_SET_ASIDE}(?:[=\\s'"]|$)`).test(found[1] as string)
+}
+
 /** The two settings files of a project that Claude Code reads, in its `.claude` folder. */
 const PROJECT_SETTINGS = ['settings.json', 'settings.local.json']
 
@@ -517,6 +531,12 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
           join(homeFolder(), '.claude', 'settings.json')
         : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
   if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
+  if (values.command !== undefined && runsRecordSetAside(values.command)) {
+    throw new UsageError(
+      `--command runs hook ${RECORD_SET_ASIDE}, a command you run by hand, which reads no payload: as a hook it would record no question, answer or session, ` +
+        'and exit as that command does (2 for a usage mistake, which blocks the question at PreToolUse); give the hook command without it',
+    )
+  }
   const command = values.command ?? defaultHookCommand()
   if (values.guard === true && guardCommandOf(command) === null) throw new UsageError('--guard: --command runs no "decision-memory … hook" outside quotes, so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
   // A warning, not a refusal: the command runs on Claude Code's PATH, which may not be this one.
