@@ -1164,6 +1164,12 @@ describe('install-hooks --help', () => {
     expect(help).toContain('written at every event, it is needed where the file\'s entries of the hook hold different commands at their events (another --user at one), refused without it, each named')
   })
 
+  it('says that a settings file Claude Code would skip whole is refused, nothing written, and where the refusals are listed', () => {
+    // README listed a dozen refusals; --help, none: a user told `nothing written` had no pointer to why.
+    const help = INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')
+    expect(help).toContain('A settings file Claude Code would skip whole is refused, exit 1, nothing written: not JSON (a comment, a comma before a bracket), or a hook event, group, entry or matcher not of the shape its schema takes, each named (README lists them).')
+  })
+
   it('says a --command running hook --record-set-aside is refused, and why', () => {
     expect(INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')).toContain('as is one running hook --record-set-aside (run by hand, it reads no payload)')
   })

@@ -19,7 +19,9 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
 
   Merges decision-memory's three Claude Code hooks (SessionStart; PreToolUse and PostToolUse on
   AskUserQuestion) into a Claude Code settings file, keeping everything already there, and prints
-  what it changed. Running it again changes nothing.
+  what it changed. Running it again changes nothing. A settings file Claude Code would skip whole
+  is refused, exit 1, nothing written: not JSON (a comment, a comma before a bracket), or a hook
+  event, group, entry or matcher not of the shape its schema takes, each named (README lists them).
 
   --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
