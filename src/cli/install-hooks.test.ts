@@ -937,6 +937,13 @@ describe('install-hooks and an event Claude Code does not know', () => {
     const written = JSON.parse(await readFile(file, 'utf8'))
     expect(written.hooks.PreToolCall).toEqual([mine])
     expect(Object.keys(written.hooks)).toEqual(['PreToolCall', 'Stop', 'PostToolCall', 'OnCommit', 'SessionStart', 'PreToolUse', 'PostToolUse'])
+    // Our hook or guard under it never runs there: that event is said, not what they would do at
+    // an event Claude Code runs ("does nothing there", "lets any other pass at once").
+    const ours = { hooks: [{ type: 'command', command: defaultHookCommand() }, { type: 'command', command: defaultHookCommand().replace(/ hook$/, ' guard') }] }
+    await writeFile(file, JSON.stringify({ hooks: { PreToolCall: [ours] } }))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe(`decision-memory install-hooks: warning: ${file} has the event "PreToolCall" under "hooks", which Claude Code does not know (did you mean "PreToolUse"?)${tail}`)
     // Said on every run while it is there, with nothing to write too.
     stderr = ''
     expect(await installHooksCommand(['--file', file])).toBe(0)

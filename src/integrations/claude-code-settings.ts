@@ -491,7 +491,7 @@ export function shortTimeouts(
  * The decision-memory hook entries that do nothing of their own: under PreToolUse or PostToolUse in
  * a group whose matcher does not run for AskUserQuestion (`"matcher": "Bash"`, pasted or moved
  * there by hand), where it sees no question and starts node, for nothing, at every call of the
- * tools it names; and under any event but those mergeHooks writes (`Stop`, `UserPromptSubmit`),
+ * tools it names; and under any event Claude Code knows but those mergeHooks writes (`Stop`, `UserPromptSubmit`),
  * whose payload the hook neither sends nor spools, only giving the spool its turn, as the hooks
  * at those events do. mergeHooks adds a group that does the work beside it and leaves it as it is.
  * Only said, with the event and the group's matcher as JSON (`"Bash"`; null for a group without
@@ -509,7 +509,8 @@ export function strayHooks(settings: Record<string, unknown>): Array<{ event: st
       .map((g) => ({ event, matcher: JSON.stringify(g.matcher), noTool: matchesNoTool(g.matcher), other: false })),
   )
   const others = Object.keys(hooks)
-    .filter((event) => !DECISION_MEMORY_HOOKS.some((h) => h.event === event))
+    // Under an event Claude Code does not know it never runs: unknownEvents says that event.
+    .filter((event) => !DECISION_MEMORY_HOOKS.some((h) => h.event === event) && CLAUDE_CODE_EVENTS.includes(event))
     .flatMap((event) =>
       groupsOf(event).map((g) => ({ event, matcher: typeof g.matcher === 'string' ? JSON.stringify(g.matcher) : null, noTool: false, other: true })),
     )
@@ -519,7 +520,7 @@ export function strayHooks(settings: Record<string, unknown>): Array<{ event: st
 /**
  * The guard entries that never deny a command: under PreToolUse in a group whose matcher runs for no
  * shell tool (GUARDED_TOOLS: `"matcher": "AskUserQuestion"`, pasted or moved there by hand), where
- * it checks no command, and under any other event (PostToolUse, when the command has already run;
+ * it checks no command, and under any other event Claude Code knows (PostToolUse, when the command has already run;
  * Stop), where the guard, which answers a PreToolUse payload alone, lets it pass at once; in both,
  * it starts node, for nothing, each time its group runs. mergeGuard adds a group that runs for
  * the shell tools (with --guard) and leaves these as they are. Only said, with the event, the
@@ -533,7 +534,8 @@ export function strayGuards(settings: Record<string, unknown>): Array<{ event: s
   const holdsGuard = (g: { hooks: unknown[] }) => g.hooks.some((e) => isObject(e) && typeof e.command === 'string' && OURS_GUARD.test(e.command))
   const forShell = (g: MatcherGroup) => GUARDED_TOOLS.some((tool) => matcherCovers(g.matcher, tool))
   const guarded = groupsOf('PreToolUse').some((g) => forShell(g) && holdsGuard(g))
-  return Object.keys(hooks).flatMap((event) =>
+  // Under an event Claude Code does not know it never runs: unknownEvents says that event.
+  return Object.keys(hooks).filter((event) => CLAUDE_CODE_EVENTS.includes(event)).flatMap((event) =>
     groupsOf(event)
       .filter((g) => holdsGuard(g) && (event !== 'PreToolUse' || !forShell(g)))
       .map((g) => ({ event, matcher: typeof g.matcher === 'string' ? JSON.stringify(g.matcher) : null, noTool: matchesNoTool(g.matcher), guarded })),
