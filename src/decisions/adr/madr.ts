@@ -2,7 +2,7 @@ import { parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from '
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
-import { listsChoices } from './status-words'
+import { listsChoices, readStatusLine } from './status-words'
 
 /**
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
@@ -71,7 +71,12 @@ function linkInMatter(
   if (Array.isArray(listed) && listed.length > 1) {
     notes.push({ line, message: `${field} lists ${listed.length} records; a decision links one, so only the first is linked` })
   }
-  while (Array.isArray(value)) value = value[0]
+  // An alias to its own list (`supersedes: &s [*s]`) is a list in itself to no end: no link.
+  const seen = new Set<unknown>()
+  while (Array.isArray(value) && !seen.has(value)) {
+    seen.add(value)
+    value = value[0]
+  }
   if (value === undefined || value === null || typeof value === 'object' || String(value).trim() === '') return null
   return { target: linkTarget(String(value), definitions), line }
 }
@@ -135,25 +140,50 @@ function templateStatus(matter: readonly Line[]): void {
 }
 
 /**
- * The front matter's status as one value. A YAML list of one (`status: [accepted]`, or the item on
- * a line of its own under `status:`) is its item, read as `Status: [Accepted]` is on a status line
- * and as the quoted `"[accepted]"` is: brackets around a status filled in where the template had
- * its placeholder, and nothing said (a date so written is no date, `"[2024-02-01]"`, as that text
- * is none on any line either). An empty list (`status: []`) writes no status, as `status:` does.
- * A list of more is statuses, of which a decision has one: the template's list left so (`[proposed,
- * accepted, rejected]`) is said as that list, and any other as the list it is (`unknown status
- * "[accepted, deprecated]"`): read as its first, a record written deprecated too was accepted.
+ * The front matter's status as one value, and, for a list of several, the list as written (`said`),
+ * for what cannot be read of it to be said so. A YAML list of one (`status: [accepted]`, or the item
+ * on a line of its own under `status:`) is its item, read as `Status: [Accepted]` is on a status line
+ * and as the quoted `"[accepted]"` is: brackets around a status filled in where the template had its
+ * placeholder, and nothing said (a date so written is no date, `"[2024-02-01]"`, as that text is none
+ * on any line either). An empty list (`status: []`), as an empty string (`status: ""`), writes no
+ * status, as `status:` does. A list in the list (`[[accepted]]`, or an alias to the list itself,
+ * `&a [*a]`, which was unwrapped without end) is no status, as the line `Status: [[accepted]]` is
+ * none. A list of more is read as the status line of its items is (`[Accepted, Implemented]` as
+ * `Accepted, implemented`: two words for one status), unless they name two statuses, of which a
+ * decision has one: the template's list left so (`[proposed, accepted, rejected]`) is said as that
+ * list, and any other as the list it is (`unknown status "[accepted, deprecated]"`): read as its
+ * first, a record written deprecated too was accepted.
  */
-function statusOfMatter(written: unknown, line: number): unknown {
-  let value = written
-  while (Array.isArray(value) && value.length === 1) value = value[0]
-  if (!Array.isArray(value)) return value
-  if (value.length === 0) return null
-  const said = stringifyYaml(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
-  if (value.every((item) => typeof item === 'string') && listsChoices(value.join(' | ').toLowerCase())) {
+function statusOfMatter(written: unknown, line: number, raw = ''): { value: unknown; said?: string } {
+  if (typeof written === 'string' && written.trim() === '') return { value: null }
+  if (!Array.isArray(written)) return { value: written }
+  if (written.length === 0) return { value: null }
+  const said = stringifyYaml(written, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
+  if (written.some((item) => Array.isArray(item))) {
+    // As written on its line, where it is: YAML would write an alias anew (`&a1 [*a1]` for `&a [*a]`).
+    throw new UnreadableRecord(line, `unknown status "${raw || said}": a list inside a list; write the one status that holds`)
+  }
+  if (written.length === 1) return statusOfMatter(written[0], line, raw)
+  if (written.every((item) => typeof item === 'string') && listsChoices(written.join(' | ').toLowerCase())) {
     throw new UnreadableRecord(line, `unknown status "${said}": the template's list of statuses, left as it was; write the one that holds`)
   }
-  throw new UnreadableRecord(line, `unknown status "${said}": a list of statuses, where a decision has one; write the one that holds`)
+  const statuses = new Set(written.map((item) => (typeof item === 'string' ? readStatusLine(item)?.status : undefined)))
+  statuses.delete(undefined)
+  if (!written.every((item) => typeof item === 'string' && item.trim() !== '') || statuses.size > 1) {
+    throw new UnreadableRecord(line, `unknown status "${said}": a list of statuses, where a decision has one; write the one that holds`)
+  }
+  return { value: written.join(', '), said }
+}
+
+/** What `read` gives, its unknown status said as the YAML list it was read from (`said`), not as the line its items make. */
+function statusListed<T>(read: () => T, text: string, said: string | undefined): T {
+  try {
+    return read()
+  } catch (error) {
+    const quoted = `unknown status "${text}"`
+    if (said === undefined || !(error instanceof UnreadableRecord) || !error.message.startsWith(quoted)) throw error
+    throw new UnreadableRecord(error.line, `unknown status "${said}"${error.message.slice(quoted.length)}`)
+  }
 }
 
 /**
@@ -206,7 +236,8 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   // The key in any case (`Status: Deprecated`), as the line it is said at is found: a status written
   // so is the record's, not one missing to be read as accepted.
   const statusKey = Object.keys(data).find((k) => k.trim().toLowerCase() === 'status')
-  const written = statusOfMatter(statusKey === undefined ? undefined : data[statusKey], statusLine)
+  const rawStatus = (matter.find((l) => l.n === statusLine)?.text ?? '').replace(/^\s*status\s*:\s*/i, '').trim()
+  const { value: written, said } = statusOfMatter(statusKey === undefined ? undefined : data[statusKey], statusLine, rawStatus)
   const unstated = statusKey === undefined && namedAsRecord
   if (!unstated && (written === undefined || written === null)) {
     throw new UnreadableRecord(statusKey !== undefined ? statusLine : 1, 'the front matter has no status')
@@ -216,10 +247,10 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   // a value it was said as `unknown status "[object Object]"`.
   const mapping = typeof written === 'object' && written !== null && !Array.isArray(written)
   if (mapping) templateStatus(matter)
-  const statusText = mapping ? (matter.find((l) => l.n === statusLine)?.text ?? '').replace(/^\s*status\s*:\s*/i, '').trim() : String(written)
+  const statusText = mapping ? rawStatus : String(written)
   const inStatus = unstated
     ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [], notes: [] }
-    : statusOfLines([{ n: statusLine, text: statusText }], statusLine, definitions, latest)
+    : statusListed(() => statusOfLines([{ n: statusLine, text: statusText }], statusLine, definitions, latest), statusText, said)
   // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.

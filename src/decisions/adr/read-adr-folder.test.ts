@@ -816,6 +816,65 @@ describe('a MADR record whose front matter status is a YAML list', () => {
   })
 })
 
+describe('a MADR front matter status written otherwise than as one word', () => {
+  const madr = (status: string) => `---\nstatus: ${status}\ndate: 2024-02-01\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
+  const one = 'a list of statuses, where a decision has one; write the one that holds'
+
+  it('reads a list of two words for one status as the status line of those words reads', () => {
+    const reading = readTexts({
+      '0001-use-a.md': madr('[Accepted, Implemented]'),
+      '0002-use-b.md': madr('Accepted, implemented'),
+      '0003-use-c.md': madr('[accepted, done]'),
+      // Two statuses, as the line `Proposed, accepted` is: still refused.
+      '0004-use-d.md': madr('[Proposed, Accepted]'),
+      '0005-use-e.md': madr('[frobbed, twiddled]'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-02-01', null, null],
+      'ADR-0002': ['accepted', '2024-02-01', null, null],
+      'ADR-0003': ['accepted', '2024-02-01', null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0004-use-d.md', line: 2, message: `unknown status "[Proposed, Accepted]": ${one}` },
+      // Said as the list written, not as the line its items were read as.
+      { path: '0005-use-e.md', line: 2, message: 'unknown status "[frobbed, twiddled]"' },
+    ])
+  })
+
+  it('says a nested, empty, null or numeric status at its line, and imports none of them', () => {
+    const reading = readTexts({
+      '0001-use-a.md': madr('[{accepted}]'),
+      '0002-use-b.md': madr('{a: b}'),
+      // Unwrapped, a list in a list was read as accepted, unsaid, where the line `Status: [[accepted]]` is none.
+      '0003-use-c.md': madr('[[accepted]]'),
+      // Said as a status section naming none, which a MADR record has not.
+      '0004-use-d.md': madr('""'),
+      '0005-use-e.md': madr('null'),
+      '0006-use-f.md': madr('42'),
+      '0007-use-g.md': madr('[accepted, null]'),
+    })
+    expect(reading.records).toEqual([])
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 2, message: 'unknown status "[{accepted}]"' },
+      { path: '0002-use-b.md', line: 2, message: 'unknown status "{a: b}"' },
+      { path: '0003-use-c.md', line: 2, message: 'unknown status "[[accepted]]": a list inside a list; write the one status that holds' },
+      { path: '0004-use-d.md', line: 2, message: 'the front matter has no status' },
+      { path: '0005-use-e.md', line: 2, message: 'the front matter has no status' },
+      { path: '0006-use-f.md', line: 2, message: 'unknown status "42"' },
+      { path: '0007-use-g.md', line: 2, message: `unknown status "[accepted, null]": ${one}` },
+    ])
+  })
+
+  it('reads a status or a link that is an alias to its own list as none, rather than unwrapping it without end', () => {
+    const reading = readTexts({
+      '0001-use-a.md': madr('&a [*a]'),
+      '0002-use-b.md': '---\nstatus: accepted\nsupersedes: &s [*s]\n---\n\n# Use B\n\n## Decision Outcome\n\nChosen option: "B".\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0002': ['accepted', null, null, null] })
+    expect(reading.problems).toEqual([{ path: '0001-use-a.md', line: 2, message: 'unknown status "&a [*a]": a list inside a list; write the one status that holds' }])
+  })
+})
+
 describe('a status line that lists two statuses', () => {
   const nygard = (n: number, status: string) => `# ${n}. Use ${n}\n\nDate: 2024-02-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nWe use ${n}.\n`
   const one = 'a list of statuses, where a decision has one; write the one that holds'
