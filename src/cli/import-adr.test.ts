@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -405,6 +405,41 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
     expect(await keysIn(store)).toEqual(['ADR-0001', 'WEB-ADR-0001'])
   })
+
+  it('moved in its repository and imported with another --prefix in the same run, stores nothing and names the prefix and the folder it was imported as', async () => {
+    const parent = folderOf({})
+    const store = join(parent, 'store')
+    // A repository with no origin, named by its directory: `shop/docs/adr`.
+    mkdirSync(join(parent, 'shop', '.git'), { recursive: true })
+    const old = join(parent, 'shop', 'docs', 'adr')
+    mkdirSync(old, { recursive: true })
+    writeFileSync(join(old, '0001-use-a.md'), adr(1, 'Use A'))
+    writeFileSync(join(old, '0002-use-b.md'), adr(2, 'Use B', 'Accepted\n\nSupersedes [1. Use A](0001-use-a.md)'))
+    expect((await run([old, '--data', store])).stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    // `git mv docs/adr docs/decisions`, then imported with a prefix it never had.
+    const moved = join(parent, 'shop', 'docs', 'decisions')
+    renameSync(old, moved)
+    const prefixed = await run([moved, '--data', store, '--prefix', 'WEB'])
+    expect(prefixed.code).toBe(1)
+    expect(prefixed.stdout).toBe('')
+    expect(prefixed.stderr).toBe(
+      `decision-memory import-adr: the records in ${moved} were imported before, as shop/docs/adr before the folder moved, with no --prefix ` +
+        '(ADR-0001 of 0001-use-a.md, ADR-0002 of 0002-use-b.md): with --prefix WEB each would be stored a second time, under another key; ' +
+        'import it without --prefix, as before. Nothing stored\n',
+    )
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002'])
+    // As advised: the folder moved, its records kept under its new name, none stored again.
+    const bare = await run([moved, '--data', store])
+    expect(bare.code).toBe(0)
+    expect(bare.stdout).toContain('imported: 0 new, 0 updated, 2 unchanged\n')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002'])
+    // Another ADR folder of the repository, whose numbers the removed one shared but not its files, still goes in with a prefix.
+    const other = join(parent, 'shop', 'web', 'adr')
+    mkdirSync(other, { recursive: true })
+    writeFileSync(join(other, '0001-use-a.md'), adr(1, 'Use A'))
+    rmSync(moved, { recursive: true })
+    expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+  })
 })
 
 describe('the records of a folder stored under another key than this import gives them', () => {
@@ -428,7 +463,7 @@ describe('the records of a folder stored under another key than this import give
     ])
     // A record stored one way alone is still found: imported the other way, it would be stored a second time.
     const one = [stored('ADR-0001', '0001-use-a.md'), stored('WEB-ADR-0001', '0001-use-a.md'), stored('ADR-0002', '0002-use-b.md')]
-    expect(keptUnderOtherKeys(read, 'WEB', ['acme/docs/adr'], one)).toEqual([{ key: 'WEB-ADR-0002', as: 'ADR-0002', path: '0002-use-b.md', prefix: null }])
+    expect(keptUnderOtherKeys(read, 'WEB', ['acme/docs/adr'], one)).toEqual([{ key: 'WEB-ADR-0002', as: 'ADR-0002', path: '0002-use-b.md', prefix: null, folder: 'acme/docs/adr' }])
     expect(keptUnderOtherKeys(read, undefined, ['acme/docs/adr'], one)).toEqual([])
   })
 })

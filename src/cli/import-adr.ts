@@ -32,8 +32,9 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
   --prefix P   put P- before every key (and link) read, for a second folder whose records are
                numbered like the first (a record never overwrites one imported from another file);
-               a folder is imported again as it was first, with that P or none: with another, its
-               records would be stored a second time, and nothing is stored (exit 1)
+               a folder is imported again as it was first (moved within its repository too), with
+               that P or none: with another, its records would be stored a second time, and
+               nothing is stored (exit 1)
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
   --data DIR   the store to import into (default: the running service's, else
@@ -66,12 +67,36 @@ export function movedAway(root: string, names: readonly string[], known: readonl
   return gone.slice(0, 20)
 }
 
-/** A record of the folder the store holds under another key than the one this import gives it: `as`, imported with `prefix` (null: none). */
+/** A record of the folder the store holds under another key than the one this import gives it: `as`, imported with `prefix` (null: none), from `folder`. */
 export interface KeptElsewhere {
   key: string
   as: string
   path: string
   prefix: string | null
+  folder: string
+}
+
+/** The --prefix `stored` was imported with as the record keyed `key` here (null: none), else undefined: not this record's key. */
+function prefixOf(stored: string, key: string): string | null | undefined {
+  if (stored === key) return null
+  const before = stored.endsWith(`-${key}`) ? stored.slice(0, -key.length - 1) : undefined
+  return before !== undefined && PREFIX.test(before) ? before : undefined
+}
+
+/**
+ * The folders of the repository gone from it (`moved`, movedAway) that are this one before it
+ * moved, whatever --prefix it was imported with: each record stored from one is from a file of
+ * the same name here (`read`), keyed as this import keys it but for a prefix. Such a folder's
+ * records count as this one's for keptUnderOtherKeys: moved and imported with another prefix
+ * (`git mv docs/adr docs/decisions`, then `--prefix WEB`), every record was stored a second time,
+ * for the import takes a folder for this one moved only by the keys it gives. Another ADR folder
+ * of a monorepo, removed, holds files this one has not, and is left to the import.
+ */
+export function movedUnderAnyPrefix(read: ReadonlyArray<{ key: string; origin: { path: string } }>, moved: readonly string[], stored: readonly DecisionRecord[]): string[] {
+  return moved.filter((name) => {
+    const held = stored.filter((d) => d.imported?.folder === name)
+    return held.length > 0 && held.every((d) => read.some((r) => r.origin.path === d.imported?.path && prefixOf(d.key, r.key) !== undefined))
+  })
 }
 
 /**
@@ -102,16 +127,19 @@ export function keptUnderOtherKeys(
     // Counted, the folder could be imported neither way again, each refused for the other's copies.
     if (same.some((d) => d.key === key)) continue
     for (const d of same) {
-      const before = d.key === r.key ? null : d.key.endsWith(`-${r.key}`) ? d.key.slice(0, -r.key.length - 1) : undefined
-      if (before === undefined || (before !== null && !PREFIX.test(before))) continue
-      kept.push({ key, as: d.key, path: r.origin.path, prefix: before })
+      const before = prefixOf(d.key, r.key)
+      if (before === undefined) continue
+      kept.push({ key, as: d.key, path: r.origin.path, prefix: before, folder: d.imported?.folder ?? '' })
     }
   }
   return kept
 }
 
-/** What keptUnderOtherKeys found, said: the prefix the folder was imported with, and to import it so. */
-function otherPrefixSaid(dir: string, prefix: string | undefined, kept: readonly KeptElsewhere[]): string {
+/**
+ * What keptUnderOtherKeys found, said: the prefix the folder was imported with, and to import it so;
+ * and the name it had before it moved (`moved`), when its records were imported under that one.
+ */
+function otherPrefixSaid(dir: string, prefix: string | undefined, kept: readonly KeptElsewhere[], moved: readonly string[] = []): string {
   const flag = (p: string | null | undefined) => (p == null ? 'no --prefix' : `--prefix ${p}`)
   const groups = new Map<string | null, KeptElsewhere[]>()
   for (const k of kept) groups.set(k.prefix, [...(groups.get(k.prefix) ?? []), k])
@@ -121,8 +149,10 @@ function otherPrefixSaid(dir: string, prefix: string | undefined, kept: readonly
   })
   const [only] = groups.keys()
   const advice = groups.size > 1 ? 'import it as one of those' : only === null ? 'import it without --prefix, as before' : `import it with --prefix ${only}, as before`
+  const before = [...new Set(kept.map((k) => k.folder).filter((f) => moved.includes(f)))]
+  const as = before.length === 0 ? '' : `, as ${before.join(' and ')} before the folder moved,`
   return (
-    `the records in ${dir} were imported before ${said.join(' and ')}: with ${flag(prefix)} each would be stored a second time, ` +
+    `the records in ${dir} were imported before${as} ${said.join(' and ')}: with ${flag(prefix)} each would be stored a second time, ` +
     `under another key; ${advice}. Nothing stored`
   )
 }
@@ -309,16 +339,18 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         })
         if (listed.status >= 400) return failure('import-adr', listed)
         const stored = (listed.body as { decisions: DecisionRecord[] }).decisions
-        // The folder imported before with another --prefix (or none): its records would each be
-        // stored a second time, under a second key, rather than found unchanged (R-CON-6).
-        const elsewhere = keptUnderOtherKeys(reading.records, prefix, [folder, ...aliases], stored)
-        if (elsewhere.length > 0) {
-          process.stderr.write(printable(`decision-memory import-adr: ${otherPrefixSaid(dir, prefix, elsewhere)}`) + '\n')
-          return 1
-        }
         if (root !== undefined) {
           const names = [origin ?? (directory as string), ...(origin === undefined ? [] : [basename(root), directory as string, posix.basename(origin)])]
           moved = movedAway(root, [...new Set(names)], [folder, ...aliases], stored)
+        }
+        // The folder imported before with another --prefix (or none), here or before it moved: its
+        // records would each be stored a second time, under a second key, rather than found
+        // unchanged (R-CON-6).
+        const before = movedUnderAnyPrefix(reading.records, moved, stored)
+        const elsewhere = keptUnderOtherKeys(reading.records, prefix, [folder, ...aliases, ...before], stored)
+        if (elsewhere.length > 0) {
+          process.stderr.write(printable(`decision-memory import-adr: ${otherPrefixSaid(dir, prefix, elsewhere, before)}`) + '\n')
+          return 1
         }
       }
       const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
