@@ -9,7 +9,7 @@ import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import type { DecisionRecord } from '../decisions/decision'
 import { CHECKOUT_DATA_DIR } from './bin-path'
-import { IMPORT_ADR_HELP, importAdrCommand, keptUnderOtherKeys, movedAway } from './import-adr'
+import { IMPORT_ADR_HELP, importAdrCommand, keptUnderOtherKeys, movedAway, renamedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */
 const run = (argv: string[]) => captured(() => importAdrCommand(argv))
@@ -440,6 +440,35 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     rmSync(moved, { recursive: true })
     expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
   })
+
+  it('renamed outside any repository, is taken for the folder it was, with no --prefix advised that would store its records again', async () => {
+    const store = join(folderOf({}), 'store')
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A'), '0002-use-b.md': adr(2, 'Use B') })
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    // `mv adr decisions`: the folder is named by its absolute path, another one now.
+    const renamed = `${dir}-renamed`
+    folders.push(renamed)
+    renameSync(dir, renamed)
+    const prefixed = await run([renamed, '--data', store, '--prefix', 'WEB'])
+    expect(prefixed.code).toBe(1)
+    expect(prefixed.stderr).toContain(`the records in ${renamed} were imported before, as ${dir} before the folder moved, with no --prefix (ADR-0001 of 0001-use-a.md, ADR-0002 of 0002-use-b.md)`)
+    const bare = await run([renamed, '--data', store])
+    expect(bare.code).toBe(0)
+    expect(bare.stdout).toBe(`read 2 records in ${renamed} (2 adr-tools)\nimported: 0 new, 0 updated, 2 unchanged\n`)
+    expect(bare.stderr).toBe('')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002'])
+
+    // Renamed with a record retitled on the way: not taken for it, and said so, not told to take --prefix.
+    const changed = `${renamed}-again`
+    folders.push(changed)
+    renameSync(renamed, changed)
+    writeFileSync(join(changed, '0002-use-b.md'), adr(2, 'Use B, retitled'))
+    const conflicts = await run([changed, '--data', store])
+    expect(conflicts.stdout).toContain('imported: 0 new, 0 updated, 0 unchanged, 2 left out\n')
+    expect(conflicts.stderr).toContain(`ADR-0001: ADR-0001 exists and it was imported from ${renamed}, a folder no longer there, not taken for this one moved`)
+    expect(conflicts.stderr).not.toContain('--prefix')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002'])
+  })
 })
 
 describe('the records of a folder stored under another key than this import gives them', () => {
@@ -488,6 +517,26 @@ describe('the folders a repository no longer has', () => {
     const names = ['github.com/acme/shop', 'shop']
     const known = ['github.com/acme/shop/docs/adr', 'shop/docs/adr']
     expect(movedAway('/r', names, known, held, (p) => tree.has(p))).toEqual(['github.com/acme/shop/doc/adr', 'shop/doc/adr'])
+  })
+})
+
+describe('the folders gone from where they were, outside any repository', () => {
+  const stored = (folder: string, path: string) => ({ key: path, imported: { folder, path } }) as unknown as DecisionRecord
+
+  it('are the absolute ones none of whose files is there that held a file named as one of this folder\'s', () => {
+    const held = [
+      stored('/home/dev/adr', '0001-use-a.md'),
+      stored('/home/dev/adr', '0002-use-b.md'),
+      // Still there with one of its files: another folder, a copy.
+      stored('/home/dev/copy', '0001-use-a.md'),
+      // Gone, but none of its files is named as one of this folder's.
+      stored('/tmp/other', '0009-use-z.md'),
+      // A repository's folder is found by movedAway, in its repository.
+      stored('github.com/acme/shop/doc/adr', '0001-use-a.md'),
+      stored('/home/dev/decisions', '0001-use-a.md'),
+    ]
+    const tree = new Set(['/home/dev/copy/0001-use-a.md', '/home/dev/decisions/0001-use-a.md', '/home/dev/decisions/0002-use-b.md'])
+    expect(renamedAway(['/home/dev/decisions'], ['0001-use-a.md', '0002-use-b.md'], held, (p) => tree.has(p))).toEqual(['/home/dev/adr'])
   })
 })
 

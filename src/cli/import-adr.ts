@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
-import { basename, dirname, join, posix, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, posix, resolve } from 'node:path'
 import type { FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
@@ -25,8 +25,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   PATH:LINE: why, and the import goes on; so is a date that cannot be read (or is before 1970,
   or after tomorrow), and its record is imported without it. Importing the same records again changes nothing,
   from another clone of the repository too (it is named by its origin remote), and after the
-  folder moved within its repository, once its old place is gone. A decision whose
-  file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is
+  folder moved within its repository (or was renamed outside any), once its old place is gone.
+  A decision whose file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is
   reported, for you to deprecate or revoke it.
 
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
@@ -65,6 +65,28 @@ export function movedAway(root: string, names: readonly string[], known: readonl
     if (!paths.some((path) => exists(join(root, inRepository, path)))) gone.push(f)
   }
   return gone.slice(0, 20)
+}
+
+/**
+ * Outside a repository, where a folder is named by its absolute path: the folders whose records the
+ * store holds (`known`, this folder's names, left out) that are gone from where they were (none of
+ * their records' files is there) and held a file named as one of this folder's (`files`): this one
+ * renamed (`mv adr decisions`) is one, as movedAway finds a folder moved in a repository. At most
+ * 20, the first by name.
+ */
+export function renamedAway(known: readonly string[], files: readonly string[], stored: readonly DecisionRecord[], exists: (path: string) => boolean = existsSync): string[] {
+  const here = new Set(files)
+  const byFolder = new Map<string, string[]>()
+  for (const d of stored) {
+    const f = d.imported?.folder
+    if (f === undefined || known.includes(f) || !isAbsolute(f)) continue
+    byFolder.set(f, [...(byFolder.get(f) ?? []), d.imported?.path ?? ''])
+  }
+  return [...byFolder]
+    .filter(([f, paths]) => paths.some((path) => here.has(path)) && !paths.some((path) => exists(join(f, path))))
+    .map(([f]) => f)
+    .sort((a, b) => a.localeCompare(b))
+    .slice(0, 20)
 }
 
 /** A record of the folder the store holds under another key than the one this import gives it: `as`, imported with `prefix` (null: none), from `folder`. */
@@ -342,6 +364,10 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         if (root !== undefined) {
           const names = [origin ?? (directory as string), ...(origin === undefined ? [] : [basename(root), directory as string, posix.basename(origin)])]
           moved = movedAway(root, [...new Set(names)], [folder, ...aliases], stored)
+        } else {
+          // Renamed outside any repository, its records were conflicts that advised --prefix, which
+          // stored each a second time: the import takes such a folder for this one, as in a repository.
+          moved = renamedAway([folder, ...aliases], files, stored)
         }
         // The folder imported before with another --prefix (or none), here or before it moved: its
         // records would each be stored a second time, under a second key, rather than found

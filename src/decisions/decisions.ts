@@ -176,7 +176,8 @@ export interface ImportOptions {
   aliases?: readonly string[] | undefined
   /**
    * Folders of the same repository the records were imported from before that its working tree no
-   * longer has (`doc/adr` once it is `docs/adr`): each is this folder moved if its records are all here (see formerNames).
+   * longer has (`doc/adr` once it is `docs/adr`), or absolute ones no longer there outside a
+   * repository: each is this folder moved if its records are all here (see formerNames).
    */
   moved?: readonly string[] | undefined
 }
@@ -603,6 +604,14 @@ async function releaseFormerSuccessors(
 }
 
 /**
+ * A folder gone (`moved`), as a conflict says it: one of its repository (`github.com/acme/shop/doc/adr`),
+ * or, named by its absolute path outside any repository, one no longer there.
+ */
+function goneSaid(folder: string): string {
+  return /^(?:\/|[A-Za-z]:[\\/])/.test(folder) ? 'a folder no longer there' : 'a folder the repository no longer has'
+}
+
+/**
  * A folder imported for the first time whose keys another folder's records hold is numbered like
  * that folder (a monorepo's second doc/adr): taking the records whose numbers happen to be free
  * would mix the two, and the --prefix the conflicts advise would then store those a second time.
@@ -624,7 +633,7 @@ function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | un
     ...(clashes.some(made) ? ['decisions not made by an import'] : []),
   ].join(' and ')
   const advice = clashes.every((m) => m.movedAway === true)
-    ? `${belong} to the records of a folder the repository no longer has (see their conflicts)`
+    ? `${belong} to the records of ${[...new Set(clashes.map((m) => goneSaid(m.stored?.imported?.folder ?? '')))].join(' or ')} (see their conflicts)`
     : `${belong} to ${whose}; import this one with --prefix`
   return merges.map(({ key, merged }) => ({
     key,
@@ -1131,7 +1140,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           const movedAway = merged.outcome === 'conflict' && from !== undefined && (options.moved ?? []).includes(from)
           if (movedAway) {
             merged.reason =
-              `it was imported from ${from}, a folder the repository no longer has, not taken for this one moved: not every record ` +
+              `it was imported from ${from}, ${goneSaid(from)}, not taken for this one moved: not every record ` +
               'of it is here, in a file of the same name, reading or titled as it was (undo what changed, import, and redo it)'
           }
           merges.push({ key: input.key, stored, merged, movedAway })

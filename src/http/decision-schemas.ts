@@ -506,7 +506,8 @@ export const ImportBody = z
       .openapi({
         description:
           'Folders of the same repository the records were imported from before that its working tree no longer has ' +
-          '(`github.com/acme/web/doc/adr` once it is `docs/adr`): one is this folder moved, its records updated under the ' +
+          '(`github.com/acme/web/doc/adr` once it is `docs/adr`), or, outside a repository, absolute folders no longer there ' +
+          'that held a file named as one of `files` (`/home/dev/adr` once it is `/home/dev/decisions`): one is this folder moved, its records updated under the ' +
           'new name, when every record stored from it is among `records`, in a file of the same name, reading as it did or ' +
           'titled as it was; otherwise it is another folder, and its records are conflicts.',
       }),
