@@ -106,8 +106,8 @@ function prefixOf(stored: string, key: string): string | null | undefined {
 }
 
 /**
- * The folders of the repository gone from it (`moved`, movedAway) that are this one before it
- * moved, whatever --prefix it was imported with: each record stored from one is from a file of
+ * The folders gone (`moved`: movedAway's in a repository, renamedAway's outside any) that are this
+ * one before it moved, whatever --prefix it was imported with: each record stored from one is from a file of
  * the same name here (`read`), keyed as this import keys it but for a prefix. Such a folder's
  * records count as this one's for keptUnderOtherKeys: moved and imported with another prefix
  * (`git mv docs/adr docs/decisions`, then `--prefix WEB`), every record was stored a second time,
