@@ -89,15 +89,15 @@ describe('decision-memory forget, the .rejected file held by another process as 
     const spool = join(folder, 'spool.ndjson')
     const aside = (named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user: 'default', payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
     // Staged as `hook --record-set-aside` holds the file while it moves its captures: named by a
-    // live pid (this process's), made just now. A version before this passed over it unsaid.
-    const held = join(folder, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
+    // live pid (this process's parent's), made just now. A version before this passed over it unsaid.
+    const held = join(folder, `spool.ndjson.rejected.${process.ppid}.0a1b2c3d.forgetting`)
     await writeFile(held, aside(['bob']))
     const data = tempDir('dm-forget-store-')
     const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 0 })
     expect(stderr).toBe(
-      `decision-memory forget: another process (pid ${process.pid}, a hook --record-set-aside or another forget) held captures set aside in ${spool}.rejected as this ran, which this could not take: ` +
+      `decision-memory forget: another process (pid ${process.ppid}, a hook --record-set-aside or another forget) held captures set aside in ${spool}.rejected as this ran, which this could not take: ` +
         `any of bob's among them are left, set aside there or moved into ${spool} for the next hook to deliver; run this forget again once it is done\n`,
     )
     expect(await readFile(held, 'utf8')).toBe(aside(['bob']))
@@ -105,6 +105,22 @@ describe('decision-memory forget, the .rejected file held by another process as 
       'decision-memory forget: other processes (pids 7, 8, each a hook --record-set-aside or another forget) held captures set aside in /s.rejected as this ran, which this could not take: ' +
         'any of " bob "\'s among them are left, set aside there or moved into /s for the next hook to deliver; run this forget again once they are done\n',
     )
+  })
+})
+
+describe('decision-memory forget, a claim of the .rejected file named by its own pid', () => {
+  it('takes it as left over, and names no process held it: its own pid is no other process\'s', async () => {
+    const folder = tempDir('dm-forget-own-')
+    const spool = join(folder, 'spool.ndjson')
+    const aside = (named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user: 'default', payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
+    // Left by a forget killed midway that had this pid (`docker run`: every run is pid 1). A
+    // version before this left bob's capture in it and said `another process (pid <its own>) held …`.
+    const left = join(folder, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
+    await writeFile(left, aside(['bob']) + aside(['carol']))
+    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', tempDir('dm-forget-store-'), '--spool', spool]))
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 1 })
+    expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(aside(['carol']))
   })
 })
 

@@ -121,21 +121,47 @@ describe('the hook spool (R-CAP-6)', () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
     const dir = join(file, '..')
     await writeFile(join(dir, `spool.ndjson.${dead}.0a1b2c3d.draining`), JSON.stringify(event(7)) + '\n')
-    // A claim of a live process (this one) is left alone.
-    await writeFile(join(dir, `spool.ndjson.${process.pid}.0a1b2c3e.draining`), JSON.stringify(event(8)) + '\n')
+    // A claim of a live process (this one's parent) is left alone.
+    await writeFile(join(dir, `spool.ndjson.${process.ppid}.0a1b2c3e.draining`), JSON.stringify(event(8)) + '\n')
     const service = fakeService()
     service.up = true
     await drainSpool(file, (e) => service.deliver(e))
     expect(service.received).toEqual([7, 0])
-    expect((await readdir(dir)).filter((n) => n.endsWith('.draining'))).toEqual([`spool.ndjson.${process.pid}.0a1b2c3e.draining`])
+    expect((await readdir(dir)).filter((n) => n.endsWith('.draining'))).toEqual([`spool.ndjson.${process.ppid}.0a1b2c3e.draining`])
+  })
+
+  it('takes over a claim named by its own pid that it did not make (left by an earlier process of that pid, a container\'s pid 1)', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    const dir = join(file, '..')
+    // Made just now, its pid this process's: no drain of this process made it, so its maker is dead.
+    // A version before this left it alone as this process's own, for up to CLAIM_STALE_MS.
+    await writeFile(join(dir, `spool.ndjson.${process.pid}.0a1b2c3e.draining`), JSON.stringify(event(8)) + '\n')
+    const service = fakeService()
+    service.up = true
+    await drainSpool(file, (e) => service.deliver(e))
+    expect(service.received).toEqual([8, 0])
+    expect((await readdir(dir)).filter((n) => n.endsWith('.draining'))).toEqual([])
+  })
+
+  it('leaves alone the claim it holds itself while it delivers an event (holdWhileDelivering)', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    const held = await holdWhileDelivering(file, event(5))
+    const service = fakeService()
+    service.up = true
+    await drainSpool(file, (e) => service.deliver(e))
+    expect(service.received).toEqual([0])
+    await held?.release()
+    expect((await readdir(join(file, '..'))).filter((n) => n.endsWith('.draining'))).toEqual([])
   })
 
   it('takes over a claim left long ago, though its pid runs again (given to another process since)', async () => {
     const file = await freshSpool()
     await appendToSpool(file, event(0))
     const dir = join(file, '..')
-    // This process's pid stands for the reused one: it runs, but the claim is older than any drain.
-    const left = join(dir, `spool.ndjson.${process.pid}.0a1b2c3f.draining`)
+    // This process's parent's pid stands for the reused one: it runs, but the claim is older than any drain.
+    const left = join(dir, `spool.ndjson.${process.ppid}.0a1b2c3f.draining`)
     await writeFile(left, JSON.stringify(event(9)) + '\n')
     const long = new Date(Date.now() - CLAIM_STALE_MS - 60_000)
     await utimes(left, long, long)
@@ -342,18 +368,33 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     await appendToRejected(file, { ...event(1), user: 'default', user_in_doubt: ['dave'] })
     const dir = join(file, '..')
     // Staged as a `hook --record-set-aside` holds it while it moves: named by a live pid (this
-    // process's), made just now. Its lines are its own until it is done.
-    const held = join(dir, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
+    // process's parent's), made just now. Its lines are its own until it is done.
+    const held = join(dir, `spool.ndjson.rejected.${process.ppid}.0a1b2c3d.forgetting`)
     const line = JSON.stringify({ ...event(2), user: 'default', user_in_doubt: ['dave'] }) + '\n'
     await writeFile(held, line)
     const told: number[][] = []
     expect(await forgetInSpool(file, 'dave', (pids) => told.push(pids))).toBe(1)
-    expect(told).toEqual([[process.pid]])
+    expect(told).toEqual([[process.ppid]])
     expect(await readFile(held, 'utf8')).toBe(line)
     // Nothing held: nothing told.
     await unlink(held)
     expect(await forgetInSpool(file, 'dave', (pids) => told.push(pids))).toBe(0)
     expect(told).toHaveLength(1)
+  })
+
+  it('takes a claim of the refused ones named by its own pid, which it did not make, and says none held', async () => {
+    const file = await freshSpool()
+    const dir = join(file, '..')
+    // Left by a forget killed midway whose pid this process has now (a container's pid 1): a
+    // version before this left it as held, and said this process's own pid was another's at work.
+    const left = join(dir, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
+    await mkdir(dir, { recursive: true })
+    await writeFile(left, JSON.stringify({ ...event(2), user: 'default', user_in_doubt: ['dave'] }) + '\n' + JSON.stringify({ ...event(3), user: 'erin' }) + '\n')
+    const told: number[][] = []
+    expect(await forgetInSpool(file, 'dave', (pids) => told.push(pids))).toBe(1)
+    expect(told).toEqual([])
+    expect(existsSync(left)).toBe(false)
+    expect((await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).payload.id)).toEqual([3])
   })
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)

@@ -250,6 +250,14 @@ export async function appendToRejected(file: string, event: SpooledEvent): Promi
 export const CLAIM_STALE_MS = 5 * 60_000
 
 /**
+ * The claims this process made (claim, holdWhileDelivering). One named by its pid that it did not
+ * make was left by an earlier process that had the same pid (in a container, every run is pid 1),
+ * dead: taken over as a dead process's is, not left alone for up to CLAIM_STALE_MS as though this
+ * process were at work on it, nor said by a forget to be another process's.
+ */
+const madeHere = new Set<string>()
+
+/**
  * Whether a process has `pid` (one of another account answers EPERM). local-turn.ts's isRunning
  * is the same; not imported from there, as it loads the store (LevelDB), which the hook, started
  * at every tool call, must not.
@@ -294,7 +302,8 @@ async function tryRename(from: string, to: string): Promise<boolean> {
 
 /**
  * Takes the spool (or the file of refused ones, for a forget: `kind` names the claims) for this
- * process: claims left by processes that died mid-drain (or mid-forget) first (they are older),
+ * process: claims left by processes that died mid-drain (or mid-forget; one of this process's pid
+ * it did not make, madeHere) first (they are older),
  * then the file itself. A claim is an atomic rename, so two hooks draining at
  * once never take the same lines, and new events go on being appended to a fresh spool file.
  * `inProgress` is told the pid of each claim it leaves to a process still at work on it.
@@ -302,7 +311,11 @@ async function tryRename(from: string, to: string): Promise<boolean> {
 async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining', inProgress: (pid: number) => void = () => {}): Promise<string[]> {
   const dir = dirname(file)
   const base = basename(file)
-  const mine = () => join(dir, `${base}.${process.pid}.${randomHex(4)}.${kind}`)
+  const mine = () => {
+    const name = join(dir, `${base}.${process.pid}.${randomHex(4)}.${kind}`)
+    madeHere.add(name)
+    return name
+  }
   const claims: string[] = []
   let names: string[]
   try {
@@ -318,9 +331,11 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining',
   for (const name of names.sort()) {
     const match = name.startsWith(`${base}.`) ? claimName.exec(name.slice(base.length)) : null
     if (match === null) continue
-    // Another process's, at work on it now: its lines are its own until it is done.
-    if (isAlive(Number(match[1])) && !(await isStale(join(dir, name)))) {
-      inProgress(Number(match[1]))
+    const pid = Number(match[1])
+    const path = join(dir, name)
+    // Another process's (or this one's), at work on it now: its lines are its own until it is done.
+    if ((pid === process.pid ? madeHere.has(path) : isAlive(pid)) && !(await isStale(path))) {
+      if (pid !== process.pid) inProgress(pid)
       continue
     }
     const to = mine()
@@ -348,6 +363,7 @@ export async function holdWhileDelivering(file: string, event: SpooledEvent): Pr
   const found = lstatOrNone(file)
   if (found !== undefined && !found.isFile() && !found.isSymbolicLink()) return undefined
   const held = join(dirname(file), `${basename(file)}.${process.pid}.${randomHex(4)}.draining`)
+  madeHere.add(held)
   try {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 })
     await writeFile(held, JSON.stringify(event) + '\n', { mode: 0o600, flag: 'wx' })
