@@ -15,6 +15,8 @@ const takeover = vi.hoisted(() => ({ to: '' }))
  * a forget lists it to take the spool, then the .rejected file.
  */
 const between = vi.hoisted(() => ({ nth: 0, run: undefined as (() => Promise<void>) | undefined }))
+/** As `between`, but run once the folder is listed: what another process does between the listing and the claims. */
+const listed = vi.hoisted(() => ({ nth: 0, run: undefined as (() => Promise<void>) | undefined }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
@@ -31,7 +33,13 @@ vi.mock('node:fs/promises', async (importOriginal) => {
         between.run = undefined
         await run()
       }
-      return real.readdir(...args)
+      const names = await real.readdir(...args)
+      if (listed.run !== undefined && --listed.nth === 0) {
+        const run = listed.run
+        listed.run = undefined
+        await run()
+      }
+      return names
     }) as typeof real.readdir,
     utimes: async (...args: Parameters<typeof real.utimes>) => {
       if (takeover.to !== '' && String(args[0]).endsWith('.draining')) {
@@ -57,6 +65,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 })
 
 const { appendToRejected, appendToSpool, drainSpool, forgetInSpool, recordSetAside, rejectedFile } = await import('./spool')
+const { appendFile, unlink, writeFile } = await import('node:fs/promises')
 
 describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => {
   it('loses no event a hook was writing when another hook claimed the spool', async () => {
@@ -121,6 +130,30 @@ describe('the file of refused events, its captures moved into the spool while a 
       .filter((l) => l !== '')
       .map((l) => (JSON.parse(l) as { user: string }).user)
     expect(users).toEqual(['erin'])
+  })
+})
+
+describe('the file of refused events, held by another process that is done before the forget takes it', () => {
+  it('says no process held it: the lines it put back are taken with the file', async () => {
+    const dir = tempDir('dm-rejected-done-')
+    const file = join(dir, 'spool.ndjson')
+    await appendToRejected(file, { at: '2026-07-01T10:00:00.000Z', user: 'erin', payload: { id: 0 } })
+    // A live process's claim (this one's parent's stands for a `hook --record-set-aside` or another
+    // forget) is listed; before the forget looks at it, that process is done: it puts its lines back
+    // in the .rejected file and removes the claim. A version before this said it held them.
+    const aside = JSON.stringify({ at: '2026-07-01T10:01:00.000Z', user: 'default', payload: { id: 1 }, user_in_doubt: ['dave'] }) + '\n'
+    const held = join(dir, `spool.ndjson.rejected.${process.ppid}.0a1b2c3d.forgetting`)
+    await writeFile(held, aside)
+    listed.nth = 2
+    listed.run = async () => {
+      await appendFile(rejectedFile(file), aside)
+      await unlink(held)
+    }
+    const told: number[][] = []
+    expect(await forgetInSpool(file, 'dave', (pids) => told.push(pids))).toBe(1)
+    expect(listed.run).toBeUndefined()
+    expect(told).toEqual([])
+    expect((await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).payload.id)).toEqual([0])
   })
 })
 

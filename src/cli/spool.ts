@@ -335,7 +335,9 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining',
     const path = join(dir, name)
     // Another process's (or this one's), at work on it now: its lines are its own until it is done.
     if ((pid === process.pid ? madeHere.has(path) : isAlive(pid)) && !(await isStale(path))) {
-      if (pid !== process.pid) inProgress(pid)
+      // Not said when gone by now: its process is done, and put its lines back in `file` (taken
+      // below) or moved them into the spool. Nor when it is this process's own: no other's.
+      if (pid !== process.pid && lstatOrNone(path) !== undefined) inProgress(pid)
       continue
     }
     const to = mine()
