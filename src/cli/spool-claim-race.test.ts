@@ -157,6 +157,24 @@ describe('the file of refused events, held by another process that is done befor
   })
 })
 
+describe('the file of refused events, held by another process, and the spool taken again failing', () => {
+  it('tells the pids that held it all the same, for the forget to say them beside the failure', async () => {
+    const dir = tempDir('dm-rejected-held-fail-')
+    const file = join(dir, 'spool.ndjson')
+    await appendToRejected(file, { at: '2026-07-01T10:00:00.000Z', user: 'erin', payload: { id: 0 } })
+    await writeFile(join(dir, `spool.ndjson.rejected.${process.ppid}.0a1b2c3d.forgetting`), '')
+    // The third listing, of the spool taken again, fails. A version before this told the pids only
+    // once that was done: a forget whose store part failed too said nothing of them.
+    between.nth = 3
+    between.run = async () => {
+      throw Object.assign(new Error('EACCES: permission denied, scandir'), { code: 'EACCES' })
+    }
+    const told: number[][] = []
+    await expect(forgetInSpool(file, 'dave', (pids) => told.push(pids))).rejects.toThrow('EACCES')
+    expect(told).toEqual([[process.ppid]])
+  })
+})
+
 describe('the hook spool, with a line written twice', () => {
   it('keeps one copy of a line written again after a claim, however often drains put it back', async () => {
     const file = join(tempDir('dm-spool-twice-'), 'spool.ndjson')

@@ -567,11 +567,13 @@ export async function forgetInSpool(file: string, user: string, inProgress: (pid
   const rejected = rejectedFile(file)
   const busy = new Set<number>()
   for (const taken of await claim(rejected, 'forgetting', (pid) => busy.add(pid))) await keepOthers(taken, rejected)
+  // Told before the spool is taken again: a forget whose taking of it fails (a claim it cannot
+  // read) says them all the same, after the failure (forget's forgetInSpoolAfterFailure).
+  if (busy.size > 0) inProgress([...busy].sort((a, b) => a - b))
   // The spool again: a `hook --record-set-aside` that held the .rejected file as the spool was taken,
   // done before that file was, moved the user's captures into the new spool, where they would wait
   // for the next hook to deliver. One still at work on it now is the caller's to say (inProgress).
   for (const claimed of await claim(file)) await keepOthers(claimed, file)
-  if (busy.size > 0) inProgress([...busy].sort((a, b) => a - b))
   return removed
 }
 
