@@ -105,7 +105,9 @@ describe('seed 002: confidence is observation count × selection consistency', (
     expect(firm).toBeGreaterThan(split)
   })
 
-  it('reaches high (≥ 0.95, significant) only past M with a strong majority, and the state says sufficient', async () => {
+  // Not "only past M": the level is the confidence's (R-REC-3), and 9 of 10 choices are high too;
+  // what past M adds is the state, sufficient, which auto-resolving takes (test/seed-walk.test.ts).
+  it('past M with a strong majority is high (≥ 0.95, significant), and the state says sufficient', async () => {
     const { call } = await createTestApp()
     await record(call, choices(TIER, [['Tier M', 22], ['Tier S', 2]]))
     const { body } = await call('POST', '/v1/recommendations', TIER)
