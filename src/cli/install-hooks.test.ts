@@ -229,6 +229,18 @@ describe('install-hooks --command with hook --record-set-aside', () => {
     expect(runsRecordSetAside('/usr/local/bin/dm-wrapper.sh --record-set-aside')).toBe(false)
     expect(runsRecordSetAside(defaultHookCommand())).toBe(false)
   })
+
+  it('reads those words as sh gives them to hook: the text inside another word, or after the command ends, is no flag', () => {
+    // Read as text, a quoted --user, bash's $0 and a second line were refused (exit 2), and a
+    // --spool with a `;` in quotes hid the flag after it, which was written into every hook.
+    const bin = 'node "/opt/dm/bin/decision-memory.js"'
+    for (const command of [`${bin} hook --user 'alice --record-set-aside'`, `bash -lc '${bin} hook' --record-set-aside`, `bash -lc "${bin} hook" --record-set-aside`, `${bin} hook --user a\necho --record-set-aside`, `${bin} hook --spool /tmp/--record-set-aside/spool`]) {
+      expect(runsRecordSetAside(command), command).toBe(false)
+    }
+    for (const command of [`${bin} hook --spool 'a;b' --record-set-aside --user a`, `${bin} hook --user "$U" "--record-set-aside"`, `bash -lc '${bin} hook --record-set-aside --user a'`, `${bin} hook --user a -- --record-set-aside`]) {
+      expect(runsRecordSetAside(command), command).toBe(true)
+    }
+  })
 })
 
 describe('install-hooks --file -', () => {

@@ -8,7 +8,7 @@ import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
 import { printableLine } from './terminal'
-import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
+import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, hookWords, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { RECORD_SET_ASIDE } from './set-aside'
 import { guardTimeoutMs } from './guard'
@@ -430,15 +430,15 @@ export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * Whether `command` runs `decision-memory … hook` with --record-set-aside among the words after it
- * (`hook --record-set-aside --user alice`, `--record-set-aside=…`, quoted too), up to the end of
- * that command (`;`, `&`, `|`): the hook then runs that command, which a person runs by hand
- * (hookCommand), and reads no payload.
+ * Whether `command` runs `decision-memory … hook` with --record-set-aside among the words sh gives
+ * it (hookWords: `hook --record-set-aside --user alice`, `--record-set-aside=…`, quoted too), as
+ * hook reads its arguments: the hook then runs that command, which a person runs by hand
+ * (hookCommand), and reads no payload. A word that only holds the text (`--user 'a --record-set-aside'`,
+ * a path), or one after the command ends (`; echo --record-set-aside`, bash's `$0` after
+ * `bash -lc "… hook"`), is none.
  */
 export function runsRecordSetAside(command: string): boolean {
-  const found = /decision-memory(?:\.js)?(?:\\?["'])?\s+hook\b([^;&|]*)/.exec(command)
-  if (found === null) return false
-  return new RegExp(`(?:^|[\\s'"])${RECORD_SET_ASIDE}(?:[=\\s'"]|$)`).test(found[1] as string)
+  return (hookWords(command) ?? []).some((word) => word !== null && (word === RECORD_SET_ASIDE || word.startsWith(`${RECORD_SET_ASIDE}=`)))
 }
 
 /** The two settings files of a project that Claude Code reads, in its `.claude` folder. */

@@ -701,6 +701,42 @@ const EXPANDED = '\u0000'
  * `''`, which the command refuses too.
  */
 function flagValue(command: string, from: number, name: string): string | undefined | null {
+  const words = wordsAfter(command, from)
+  // A word known only when the hook runs: the entry is not judged.
+  if (words === null || words.includes(null)) return null
+  let value: string | undefined
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string
+    if (w === '--') break
+    const given = w === name ? (words[++i] ?? '') : w.startsWith(`${name}=`) ? w.slice(name.length + 1) : undefined
+    if (given === undefined) continue
+    // Given twice, a flag mistake the command exits on at once (parseFlags): judged by neither value.
+    if (value !== undefined) return null
+    value = given
+  }
+  return value
+}
+
+/**
+ * The words of our hook's command after `hook`, as sh gives them to it (flagValue reads its flags
+ * in them): `--user 'alice smith'` is two, `bash -lc "node … hook" x` none (`x` is bash's `$0`),
+ * up to the end of the command (`;`, `&`, `|`, a redirection, a line end) outside quotes; null
+ * for a word known only when it runs (`$U`). Undefined when `command` runs no `decision-memory … hook`.
+ */
+export function hookWords(command: string): Array<string | null> | undefined {
+  const found = OURS.exec(command)
+  if (found === null) return undefined
+  return wordsAfter(command, found.index + found[0].length) ?? [null]
+}
+
+/**
+ * The words after `from` in `command`, as sh gives them to the command there. Run inside quotes
+ * of a shell of the user's (`bash -lc '… guard …'`, `bash -lc "… guard --timeout \"3000\""`),
+ * the words are read as that shell gets them: up to the quote closing them, unescaped as the outer
+ * shell unescapes them; what follows that quote (`2>'/tmp/guard log'`) is none of them. Null
+ * inside a backtick; a word known only when the command runs (`$T`, a backtick) is null.
+ */
+function wordsAfter(command: string, from: number): Array<string | null> | null {
   const quote = openQuote(command.slice(0, from))
   let rest = command.slice(from)
   if (quote === '`') return null
@@ -717,34 +753,39 @@ function flagValue(command: string, from: number, name: string): string | undefi
     }
     rest = inner
   }
-  return flagIn(rest, name)
+  return shellWords(rest)
 }
 
-/** The value of `name` in the words of `rest`, read as sh reads them (flagValue). */
-function flagIn(rest: string, name: string): string | undefined | null {
-  const words: string[] = []
+/** The words of `rest`, read as sh reads them (wordsAfter), up to the end of its first command; null for one it expands. */
+function shellWords(rest: string): Array<string | null> {
+  const words: Array<string | null> = []
   let word: string | undefined
+  let expanded = false
+  const end = () => {
+    if (word !== undefined || expanded) words.push(expanded ? null : (word as string))
+    word = undefined
+    expanded = false
+  }
   for (let i = 0; i < rest.length; i++) {
     const c = rest[i] as string
     if (';&|<>()\n'.includes(c)) {
       break
     } else if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word)
-      word = undefined
+      end()
     } else if (c === '$' || c === '`' || c === EXPANDED) {
-      return null
+      expanded = true
     } else if (c === "'") {
       const close = rest.indexOf("'", i + 1)
       if (close === -1) break
       const text = rest.slice(i + 1, close)
-      if (text.includes(EXPANDED)) return null
+      if (text.includes(EXPANDED)) expanded = true
       word = (word ?? '') + text
       i = close
     } else if (c === '"') {
       let text = ''
       let j = i + 1
       for (; j < rest.length && rest[j] !== '"'; j++) {
-        if (rest[j] === '$' || rest[j] === '`' || rest[j] === EXPANDED) return null
+        if (rest[j] === '$' || rest[j] === '`' || rest[j] === EXPANDED) expanded = true
         if (rest[j] === '\\' && j + 1 < rest.length && '"\\$`'.includes(rest[j + 1] as string)) j++
         text += rest[j]
       }
@@ -752,25 +793,15 @@ function flagIn(rest: string, name: string): string | undefined | null {
       word = (word ?? '') + text
       i = j
     } else if (c === '\\') {
-      if (rest[i + 1] === EXPANDED) return null
+      if (rest[i + 1] === EXPANDED) expanded = true
       word = (word ?? '') + (rest[i + 1] ?? '')
       i++
     } else {
       word = (word ?? '') + c
     }
   }
-  if (word !== undefined) words.push(word)
-  let value: string | undefined
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i] as string
-    if (w === '--') break
-    const given = w === name ? (words[++i] ?? '') : w.startsWith(`${name}=`) ? w.slice(name.length + 1) : undefined
-    if (given === undefined) continue
-    // Given twice, a flag mistake the command exits on at once (parseFlags): judged by neither value.
-    if (value !== undefined) return null
-    value = given
-  }
-  return value
+  end()
+  return words
 }
 
 /**
