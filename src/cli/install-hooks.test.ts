@@ -222,6 +222,27 @@ describe('install-hooks --command with hook --record-set-aside', () => {
     expect(stdout).toBe('')
   })
 
+  it('writes nothing where an entry of the hook already runs it, which would be moved to every event with its flags', async () => {
+    // An earlier entry's flags are kept when it is moved (movedCommand): `hook --record-set-aside
+    // --user alice` at PostToolUse was written at all three events, said added and updated, exit 0.
+    const { file } = await settingsFolder()
+    const earlier = 'node "/old/checkout/bin/decision-memory.js" hook --record-set-aside --user alice'
+    const before = JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: earlier }] }] } })
+    await writeFile(file, before)
+    for (const args of [['--file', file], ['--file', file, '--dry-run'], ['--file', file, '--guard']]) {
+      stderr = ''
+      expect(await installHooksCommand(args), args.join(' ')).toBe(1)
+      expect(stderr, args.join(' ')).toMatch(
+        new RegExp(`^decision-memory install-hooks: .*: decision-memory's hook at SessionStart, PreToolUse, PostToolUse would run node ".*" hook --record-set-aside --user alice, the flags of an entry of it there kept: hook --record-set-aside is a command you run by hand, .*; take --record-set-aside out of that entry, .*; nothing written\n$`),
+      )
+    }
+    expect(stdout).toBe('')
+    expect(await readFile(file, 'utf8')).toBe(before)
+    // The hook command given whole, with the flags meant, is written at every event instead.
+    expect(await installHooksCommand(['--file', file, '--command', `${defaultHookCommand()} --user alice`])).toBe(0)
+    expect(await readFile(file, 'utf8')).not.toContain('--record-set-aside')
+  })
+
   it('reads the flag among the words after hook alone', () => {
     expect(runsRecordSetAside('node "/opt/dm/bin/decision-memory.js" hook --record-set-aside --user a')).toBe(true)
     expect(runsRecordSetAside('decision-memory hook --user a; echo --record-set-aside')).toBe(false)

@@ -623,6 +623,16 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
           : 'a folder where the settings file would be: move it aside, or give --file another settings file'
     return fail(`${cannotRead(file, code, { EISDIR: folderGiven })}; nothing written`)
   }
+  // An earlier entry of ours that runs hook --record-set-aside keeps its flags when moved, at every
+  // event (movedCommand): the --command check alone let it be written into each hook.
+  const setAside = merged.changes.filter((c) => runsRecordSetAside(c.command))
+  if (setAside.length > 0) {
+    return fail(
+      `${file}: decision-memory's hook at ${setAside.map((c) => c.event).join(', ')} would run ${shownCommand(setAside[0]?.command as string)}, the flags of an entry of it there kept: ` +
+        `hook ${RECORD_SET_ASIDE} is a command you run by hand, which reads no payload: as a hook it would record no question, answer or session, and exit as that command does ` +
+        `(2 for a usage mistake, which blocks the question at PreToolUse); take ${RECORD_SET_ASIDE} out of that entry, or give the hook command with --command and the flags you mean; nothing written`,
+    )
+  }
   const text = settingsText(merged.settings, layout)
   // Said once they are so: a write that fails adds nothing, and its error says the file is as it was.
   const sayChanges = async (out: NodeJS.WriteStream = process.stdout) => {
