@@ -958,18 +958,19 @@ describe('install-hooks and an event Claude Code does not know', () => {
     // there never run, and some Claude Code versions skip the whole file for it, ours included.
     const { file } = await settingsFolder()
     const mine = { hooks: [{ type: 'command', command: 'npm run lint' }] }
-    await writeFile(file, JSON.stringify({ model: 'opus', hooks: { PreToolCall: [mine], Stop: [mine], PostToolCall: [], OnCommit: [] } }))
+    await writeFile(file, JSON.stringify({ model: 'opus', hooks: { PreToolCall: [mine], Stop: [mine], PostToolCall: [], OnCommit: [], SessionStop: [] } }))
     expect(await installHooksCommand(['--file', file])).toBe(0)
     const tail =
       ': it runs no hook under it, recent versions ignoring it with a warning and some (2.1.85 among them) skipping the whole file for it, the hooks written here included; rename it to the event you meant, or take it out\n'
     expect(stderr).toBe(
       `decision-memory install-hooks: warning: ${file} has the event "PreToolCall" under "hooks", which Claude Code does not know (did you mean "PreToolUse"?)${tail}` +
         `decision-memory install-hooks: warning: ${file} has the event "PostToolCall" under "hooks", which Claude Code does not know (did you mean "PostToolUse" or "PostToolBatch"?)${tail}` +
-        `decision-memory install-hooks: warning: ${file} has the event "OnCommit" under "hooks", which Claude Code does not know${tail}`,
+        `decision-memory install-hooks: warning: ${file} has the event "OnCommit" under "hooks", which Claude Code does not know${tail}` +
+        `decision-memory install-hooks: warning: ${file} has the event "SessionStop" under "hooks", which Claude Code does not know (did you mean "SessionStart", "Stop" or "SessionEnd"?)${tail}`,
     )
     const written = JSON.parse(await readFile(file, 'utf8'))
     expect(written.hooks.PreToolCall).toEqual([mine])
-    expect(Object.keys(written.hooks)).toEqual(['PreToolCall', 'Stop', 'PostToolCall', 'OnCommit', 'SessionStart', 'PreToolUse', 'PostToolUse'])
+    expect(Object.keys(written.hooks)).toEqual(['PreToolCall', 'Stop', 'PostToolCall', 'OnCommit', 'SessionStop', 'SessionStart', 'PreToolUse', 'PostToolUse'])
     // Our hook or guard under it never runs there: that event is said, not what they would do at
     // an event Claude Code runs ("does nothing there", "lets any other pass at once").
     const ours = { hooks: [{ type: 'command', command: defaultHookCommand() }, { type: 'command', command: defaultHookCommand().replace(/ hook$/, ' guard') }] }

@@ -249,7 +249,8 @@ function warnOfDisabled(settings: Record<string, unknown>, file: string): void {
  */
 function warnOfUnknownEvents(settings: Record<string, unknown>, file: string): void {
   for (const { event, near } of unknownEvents(settings)) {
-    const meant = near.length === 0 ? '' : ` (did you mean ${near.map((n) => JSON.stringify(n)).join(' or ')}?)`
+    const quoted = near.map((n) => JSON.stringify(n))
+    const meant = near.length === 0 ? '' : ` (did you mean ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : quoted[0]}?)`
     process.stderr.write(
       `decision-memory install-hooks: warning: ${file} has the event ${JSON.stringify(event)} under "hooks", which Claude Code does not know${meant}: ` +
         'it runs no hook under it, recent versions ignoring it with a warning and some (2.1.85 among them) skipping the whole file for it, ' +

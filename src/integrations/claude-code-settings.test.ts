@@ -751,6 +751,26 @@ describe('unknownEvents', () => {
     expect(unknownEvents({ model: 'opus' })).toEqual([])
   })
 
+  it('names as meant only an event the name is a slip of, not one that shares a short word or a few letters with it', () => {
+    // By letters alone, within two in five of the name: `PreCommit` was said to mean PreCompact,
+    // `TaskUpdated` TaskCreated, `SessionResume` SessionEnd alone and `AfterToolUse` PreToolUse alone.
+    const near = (event: string) => unknownEvents({ hooks: { [event]: [] } })[0]?.near
+    for (const event of ['PreCommit', 'TaskUpdated', 'OnCommit', 'Error', 'PreEdit', 'beforeSubmitPrompt']) expect(near(event), event).toEqual([])
+    expect(near('SessionResume')).toEqual(['SessionStart', 'SessionEnd'])
+    expect(near('AfterToolUse')).toEqual(['PreToolUse', 'PostToolUse'])
+    // Slips still are: case and separators, a letter or two, a word for another, one word more or fewer.
+    expect(near('pre_tool_use')).toEqual(['PreToolUse'])
+    expect(near('PreToolUse ')).toEqual(['PreToolUse'])
+    expect(near('Stp')).toEqual(['Stop'])
+    expect(near('SessionStrat')).toEqual(['SessionStart'])
+    expect(near('Notifcation')).toEqual(['Notification'])
+    expect(near('PreToolCall')).toEqual(['PreToolUse'])
+    expect(near('PostCompaction')).toEqual(['PostCompact'])
+    expect(near('UserPromptSubmitted')).toEqual(['UserPromptSubmit'])
+    expect(near('Teammate')).toEqual(['TeammateIdle'])
+    expect(near('UserPrompt')).toEqual(['UserPromptSubmit', 'UserPromptExpansion'])
+  })
+
   it('leaves the events mergeHooks writes known, and writes none of ours under an unknown one', () => {
     const { settings } = mergeHooks({ hooks: { PreToolCall: [] } }, COMMAND)
     expect(Object.keys(settings.hooks as object)).toEqual(['PreToolCall', 'SessionStart', 'PreToolUse', 'PostToolUse'])

@@ -615,31 +615,82 @@ export function unknownEvents(settings: Record<string, unknown>): Array<{ event:
 }
 
 /**
- * The known events `name` may be a slip of: the same in another case, else the nearest by edits
- * (letters added, dropped or changed) within two in five of the longer name (`PreToolCall`, 4
- * from `PreToolUse`), all those as near (`PostToolCall`: `PostToolUse` and `PostToolBatch`).
+ * The known events `name` may be a slip of: the same but for case and separators (`preToolUse`,
+ * `pre_tool_use`, `"PreToolUse "`); else those a letter or two from it, added, dropped, changed or
+ * swapped (`Stp`, `SessionStrat`), the nearest, where the name is long enough for that to be a
+ * slip (two in `PostToolUs`, one in `Stp`); else those with the same words but one (`PreToolCall`:
+ * `PreToolUse`; `PostToolCall`: `PostToolUse` and `PostToolBatch`), the words it shares more than
+ * half of it, or with one word more or fewer (`UserPrompt`, `Teammate`), a word also
+ * read as the one it begins (`PostCompaction`). Measured by letters alone, a name sharing a short
+ * word was taken for an event it has nothing of (`PreCommit` for PreCompact, `TaskUpdated` for
+ * TaskCreated, `AfterToolUse` for PreToolUse alone, `SessionResume` for SessionEnd alone).
  */
 function nearestEvents(name: string): string[] {
-  const cased = CLAUDE_CODE_EVENTS.find((event) => event.toLowerCase() === name.toLowerCase())
-  if (cased !== undefined) return [cased]
-  const scored = CLAUDE_CODE_EVENTS.map((event) => ({ event, edits: editDistance(name.toLowerCase(), event.toLowerCase()) })).filter(
-    ({ event, edits }) => edits <= 0.4 * Math.max(event.length, name.length),
+  const flat = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '')
+  const cased = CLAUDE_CODE_EVENTS.filter((event) => flat(event) === flat(name))
+  if (cased.length > 0) return cased
+  const slips = CLAUDE_CODE_EVENTS.map((event) => ({ event, edits: editDistance(flat(name), flat(event)) })).filter(
+    ({ event, edits }) => edits <= 2 && edits * 3 <= Math.max(flat(event).length, flat(name).length),
   )
-  const fewest = Math.min(...scored.map(({ edits }) => edits))
-  return scored.filter(({ edits }) => edits === fewest).map(({ event }) => event)
+  if (slips.length > 0) {
+    const fewest = Math.min(...slips.map(({ edits }) => edits))
+    return slips.filter(({ edits }) => edits === fewest).map(({ event }) => event)
+  }
+  // Every word the event's, where one is (`PostCompaction`: PostCompact, not PreCompact).
+  const words = wordsOf(name)
+  const alike = CLAUDE_CODE_EVENTS.filter((event) => wordsAlike(words, wordsOf(event)))
+  return alike.length > 0 ? alike : CLAUDE_CODE_EVENTS.filter((event) => wordsNear(words, wordsOf(event)))
 }
 
-/** The fewest letters added, dropped or changed that make `a` of `b`. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    row = next
+/** The words of an event's name, in lower case: `PreToolUse` is pre, tool, use; `pre_tool_use` too. */
+function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase())
+}
+
+/** One word for another: the same, or one the other begins, both of four letters or more (`compaction`, `compact`). */
+function sameWord(a: string, b: string): boolean {
+  return a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)))
+}
+
+/** Whether the words of a name are an event's, each the same or one it begins (sameWord). */
+function wordsAlike(name: string[], event: string[]): boolean {
+  return name.length === event.length && name.every((word, i) => sameWord(word, event[i] as string))
+}
+
+/**
+ * Whether the words of a name are an event's but one: one word of it another (the words it shares
+ * more than half its letters), or one word more or fewer, in the same order.
+ */
+function wordsNear(name: string[], event: string[]): boolean {
+  if (name.length === event.length) {
+    const shared = name.filter((word, i) => sameWord(word, event[i] as string))
+    const letters = (list: string[]) => list.join('').length
+    return shared.length === name.length - 1 && 2 * letters(shared) > letters(name)
   }
-  return row[b.length] as number
+  const [shorter, longer] = name.length < event.length ? [name, event] : [event, name]
+  if (shorter.length === 0 || longer.length !== shorter.length + 1) return false
+  return longer.some((_, k) => {
+    const rest = longer.filter((__, i) => i !== k)
+    return rest.every((word, i) => sameWord(word, shorter[i] as string))
+  })
+}
+
+/** The fewest letters added, dropped, changed, or two side by side swapped, that make `a` of `b` (Damerau 1964, as optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (__, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[]
+      const above = d[i - 1] as number[]
+      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1)
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number
 }
 
 /** A matcher read as a regex that JavaScript cannot read (`(Bash`), which matches no tool (matcherCovers). */
