@@ -8,7 +8,7 @@ import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
 import { printableLine } from './terminal'
-import { DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, hookWords, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
+import { CLAUDE_CODE_EVENTS_VERSION, DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, hookWords, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { RECORD_SET_ASIDE } from './set-aside'
 import { guardTimeoutMs } from './guard'
@@ -254,7 +254,7 @@ function warnOfUnknownEvents(settings: Record<string, unknown>, file: string): v
     process.stderr.write(
       `decision-memory install-hooks: warning: ${file} has the event ${JSON.stringify(event)} under "hooks", which Claude Code does not know${meant}: ` +
         'it runs no hook under it, recent versions ignoring it with a warning and some (2.1.85 among them) skipping the whole file for it, ' +
-        'the hooks written here included; rename it to the event you meant, or take it out\n',
+        `the hooks written here included; rename it to the event you meant, or take it out (an event of a Claude Code newer than ${CLAUDE_CODE_EVENTS_VERSION}, which it may be, can be left)\n`,
     )
   }
 }

@@ -585,6 +585,9 @@ export function hooksRunBeside(settings: Record<string, unknown>, other: unknown
   })
 }
 
+/** The Claude Code whose hook events CLAUDE_CODE_EVENTS are: a later one may know more. */
+export const CLAUDE_CODE_EVENTS_VERSION = '2.1.303'
+
 /**
  * The hook events of Claude Code's hooks reference, the 33 of 2.1.303 (its `/doctor` lists those it
  * knows: `Valid events: PreToolUse, PostToolUse, …`). Events are keys, read as written: `preToolUse`
