@@ -1208,10 +1208,13 @@ describe('install-hooks --help', () => {
   it('says that a settings file Claude Code would skip whole is refused, nothing written, and where the refusals are listed', () => {
     // README listed a dozen refusals; --help, none: a user told `nothing written` had no pointer to why.
     const help = INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')
-    expect(help).toContain('A settings file Claude Code would skip whole is refused, exit 1, nothing written: not JSON (a comment, a comma before a bracket), or a hook event, group, entry or matcher not of the shape its schema takes, each named (README lists them).')
+    expect(help).toContain('A settings file Claude Code would skip whole is refused, exit 1, nothing written: not JSON (a comment, a comma before a bracket), or its hooks, a hook event, group, entry or matcher not of the shape its schema takes, each named (README lists them).')
+    // `"hooks": null` is refused, and is no event, group, entry or matcher; an unknown event, which
+    // 2.1.85 skipped the file for, is written back with a warning, not refused.
+    expect(help).toContain('An event it does not know, for which only some versions skip the file, is kept and warned of on stderr.')
   })
 
   it('says a --command running hook --record-set-aside is refused, and why', () => {
-    expect(INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')).toContain('as is one running hook --record-set-aside (run by hand, it reads no payload)')
+    expect(INSTALL_HOOKS_HELP.replace(/\s+/g, ' ')).toContain('as is one running hook --record-set-aside (run by hand, it reads no payload; an entry of the hook in the file running it is refused too, exit 1)')
   })
 })

@@ -20,8 +20,10 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   Merges decision-memory's three Claude Code hooks (SessionStart; PreToolUse and PostToolUse on
   AskUserQuestion) into a Claude Code settings file, keeping everything already there, and prints
   what it changed. Running it again changes nothing. A settings file Claude Code would skip whole
-  is refused, exit 1, nothing written: not JSON (a comment, a comma before a bracket), or a hook
-  event, group, entry or matcher not of the shape its schema takes, each named (README lists them).
+  is refused, exit 1, nothing written: not JSON (a comment, a comma before a bracket), or its
+  hooks, a hook event, group, entry or matcher not of the shape its schema takes, each named
+  (README lists them). An event it does not know, for which only some versions skip the file, is
+  kept and warned of on stderr.
 
   --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
@@ -30,7 +32,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
                  /dev/stdout (for the settings on stdout, --dry-run)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
                  blank one is refused, as is one running hook --record-set-aside (run by hand,
-                 it reads no payload), and one whose program (or node's script, by absolute
+                 it reads no payload; an entry of the hook in the file running it is refused
+                 too, exit 1), and one whose program (or node's script, by absolute
                  path) is not there is written with a warning on stderr; written at every
                  event, it is needed where the file's entries of the hook hold different
                  commands at their events (another --user at one), refused without it, each named
