@@ -471,6 +471,26 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     expect(conflicts.stderr).not.toContain('--prefix')
     expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002'])
   })
+
+  it('outside any repository, does not take a new log for a folder gone because both have the first record every adr-tools log has', async () => {
+    const store = join(folderOf({}), 'store')
+    const first = (day: string) =>
+      `# 1. Record architecture decisions\n\nDate: ${day}\n\n## Status\n\nAccepted\n\n## Context\n\nWe need to record the architectural decisions made on this project.\n\n## Decision\n\nWe will use Architecture Decision Records.\n`
+    const old = folderOf({ '0001-record-architecture-decisions.md': first('2024-01-01'), '0002-use-postgres.md': adr(2, 'Use Postgres') })
+    expect((await run([old, '--data', store])).stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    rmSync(old, { recursive: true })
+    // Another project's log, made later with `adr init`: numbered like the one gone, and none of its decisions.
+    const other = folderOf({ '0001-record-architecture-decisions.md': first('2025-05-05'), '0002-use-kafka.md': adr(2, 'Use Kafka') })
+    const refused = await run([other, '--data', store])
+    expect(refused.stdout).toContain('imported: 0 new, 0 updated, 0 unchanged, 2 left out\n')
+    expect(refused.stderr).toContain(`ADR-0001: ADR-0001 exists and it was imported from ${join(old, '0001-record-architecture-decisions.md')}; import another folder with --prefix`)
+    expect(refused.stderr).not.toContain('undo what changed')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002'])
+    const prefixed = await run([other, '--data', store, '--prefix', 'P2'])
+    expect(prefixed.code).toBe(0)
+    expect(prefixed.stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'ADR-0002', 'P2-ADR-0001', 'P2-ADR-0002'])
+  })
 })
 
 describe('the records of a folder stored under another key than this import gives them', () => {
@@ -523,22 +543,36 @@ describe('the folders a repository no longer has', () => {
 })
 
 describe('the folders gone from where they were, outside any repository', () => {
-  const stored = (folder: string, path: string) => ({ key: path, imported: { folder, path } }) as unknown as DecisionRecord
+  const stored = (folder: string, path: string, key: string, title: string) => ({ key, title, imported: { folder, path } }) as unknown as DecisionRecord
+  const read = (path: string, key: string, title: string) => ({ key, title, origin: { path } })
 
-  it('are the absolute ones none of whose files is there that held a file named as one of this folder\'s', () => {
-    const held = [
-      stored('/home/dev/adr', '0001-use-a.md'),
-      stored('/home/dev/adr', '0002-use-b.md'),
-      // Still there with one of its files: another folder, a copy.
-      stored('/home/dev/copy', '0001-use-a.md'),
-      // Gone, but none of its files is named as one of this folder's.
-      stored('/tmp/other', '0009-use-z.md'),
-      // A repository's folder is found by movedAway, in its repository.
-      stored('github.com/acme/shop/doc/adr', '0001-use-a.md'),
-      stored('/home/dev/decisions', '0001-use-a.md'),
+  it('are the absolute ones none of whose files is there, each of whose records is read here from a file of the same name, one titled as it was', () => {
+    const here = [
+      read('0001-record-architecture-decisions.md', 'ADR-0001', 'Record architecture decisions'),
+      read('0002-use-b.md', 'ADR-0002', 'Use B'),
+      read('DECISIONS.md', 'D-001', 'Use spaces'),
     ]
-    const tree = new Set(['/home/dev/copy/0001-use-a.md', '/home/dev/decisions/0001-use-a.md', '/home/dev/decisions/0002-use-b.md'])
-    expect(renamedAway(['/home/dev/decisions'], ['0001-use-a.md', '0002-use-b.md'], held, (p) => tree.has(p))).toEqual(['/home/dev/adr'])
+    const held = [
+      stored('/home/dev/adr', '0001-record-architecture-decisions.md', 'ADR-0001', 'Record architecture decisions'),
+      // Retitled on the way: still this folder, renamed, for the import to weigh.
+      stored('/home/dev/adr', '0002-use-b.md', 'ADR-0002', 'Use B, before'),
+      // Imported with a prefix: this folder too, which import-adr then refuses with another.
+      stored('/home/dev/web', '0002-use-b.md', 'WEB-ADR-0002', 'Use B'),
+      // Still there with one of its files: another folder, a copy.
+      stored('/home/dev/copy', '0002-use-b.md', 'ADR-0002', 'Use B'),
+      // Gone, but none of its files is named as one of this folder's.
+      stored('/tmp/other', '0009-use-z.md', 'ADR-0009', 'Use Z'),
+      // Gone, with the first record every adr-tools log has, and one of its own: another log.
+      stored('/home/old/adr', '0001-record-architecture-decisions.md', 'ADR-0001', 'Record architecture decisions'),
+      stored('/home/old/adr', '0002-use-postgres.md', 'ADR-0002', 'Use Postgres'),
+      // Gone, a DECISIONS.md of other decisions: another log, though every log has the file.
+      stored('/home/notes', 'DECISIONS.md', 'D-001', 'Use tabs'),
+      // A repository's folder is found by movedAway, in its repository.
+      stored('github.com/acme/shop/doc/adr', '0002-use-b.md', 'ADR-0002', 'Use B'),
+      stored('/home/dev/decisions', '0002-use-b.md', 'ADR-0002', 'Use B'),
+    ]
+    const tree = new Set(['/home/dev/copy/0002-use-b.md', '/home/dev/decisions/0001-record-architecture-decisions.md', '/home/dev/decisions/0002-use-b.md'])
+    expect(renamedAway(['/home/dev/decisions'], here, held, (p) => tree.has(p))).toEqual(['/home/dev/adr', '/home/dev/web'])
   })
 })
 

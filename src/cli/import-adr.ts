@@ -70,20 +70,30 @@ export function movedAway(root: string, names: readonly string[], known: readonl
 /**
  * Outside a repository, where a folder is named by its absolute path: the folders whose records the
  * store holds (`known`, this folder's names, left out) that are gone from where they were (none of
- * their records' files is there) and held a file named as one of this folder's (`files`): this one
- * renamed (`mv adr decisions`) is one, as movedAway finds a folder moved in a repository. At most
- * 20, the first by name.
+ * their records' files is there) and may be this one renamed (`mv adr decisions`), as movedAway
+ * finds a folder moved in a repository: every record stored from one is read here (`read`) from a
+ * file of the same name under its key (but for a prefix), and one at least is titled as it was.
+ * Its file names are all that ties such a folder to this one, and some every log has
+ * (`0001-record-architecture-decisions.md`, `DECISIONS.md`): a folder with one of those alike, but
+ * another record of its own, was taken for this one renamed, and its clashes told to undo a change
+ * never made rather than to import this other folder with --prefix. At most 20, the first by name.
  */
-export function renamedAway(known: readonly string[], files: readonly string[], stored: readonly DecisionRecord[], exists: (path: string) => boolean = existsSync): string[] {
-  const here = new Set(files)
-  const byFolder = new Map<string, string[]>()
+export function renamedAway(
+  known: readonly string[],
+  read: ReadonlyArray<{ key: string; title: string; origin: { path: string } }>,
+  stored: readonly DecisionRecord[],
+  exists: (path: string) => boolean = existsSync,
+): string[] {
+  const byFolder = new Map<string, DecisionRecord[]>()
   for (const d of stored) {
     const f = d.imported?.folder
     if (f === undefined || known.includes(f) || !isAbsolute(f)) continue
-    byFolder.set(f, [...(byFolder.get(f) ?? []), d.imported?.path ?? ''])
+    byFolder.set(f, [...(byFolder.get(f) ?? []), d])
   }
+  const here = (d: DecisionRecord) => read.find((r) => r.origin.path === d.imported?.path && prefixOf(d.key, r.key) !== undefined)
   return [...byFolder]
-    .filter(([f, paths]) => paths.some((path) => here.has(path)) && !paths.some((path) => exists(join(f, path))))
+    .filter(([f, held]) => !held.some((d) => exists(join(f, d.imported?.path ?? ''))))
+    .filter(([, held]) => held.every((d) => here(d) !== undefined) && held.some((d) => here(d)?.title.trim() === d.title))
     .map(([f]) => f)
     .sort((a, b) => a.localeCompare(b))
     .slice(0, 20)
@@ -367,7 +377,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         } else {
           // Renamed outside any repository, its records were conflicts that advised --prefix, which
           // stored each a second time: the import takes such a folder for this one, as in a repository.
-          moved = renamedAway([folder, ...aliases], files, stored)
+          moved = renamedAway([folder, ...aliases], reading.records, stored)
         }
         // The folder imported before with another --prefix (or none), here or before it moved: its
         // records would each be stored a second time, under a second key, rather than found
