@@ -441,6 +441,29 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
   })
 
+  it('does not refuse another folder of the repository as one moved for the first record every adr-tools log has', async () => {
+    const parent = folderOf({})
+    const store = join(parent, 'store')
+    mkdirSync(join(parent, 'shop', '.git'), { recursive: true })
+    const first = (day: string) => `# 1. Record architecture decisions\n\nDate: ${day}\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use Architecture Decision Records.\n`
+    // `adr init` in docs/adr, imported, then `git mv docs/adr docs/decisions`.
+    const docs = join(parent, 'shop', 'docs', 'adr')
+    mkdirSync(docs, { recursive: true })
+    writeFileSync(join(docs, '0001-record-architecture-decisions.md'), first('2024-01-01'))
+    expect((await run([docs, '--data', store])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+    renameSync(docs, join(parent, 'shop', 'docs', 'decisions'))
+    // The web team's log, begun with `adr init` another day: a second folder numbered alike, as --prefix is for.
+    const web = join(parent, 'shop', 'web', 'adr')
+    mkdirSync(web, { recursive: true })
+    writeFileSync(join(web, '0001-record-architecture-decisions.md'), first('2025-05-05'))
+    writeFileSync(join(web, '0002-use-react.md'), adr(2, 'Use React'))
+    const prefixed = await run([web, '--data', store, '--prefix', 'WEB'])
+    expect(prefixed.stderr).not.toContain('before the folder moved')
+    expect(prefixed.code).toBe(0)
+    expect(prefixed.stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    expect(await keysIn(store)).toEqual(['ADR-0001', 'WEB-ADR-0001', 'WEB-ADR-0002'])
+  })
+
   it('renamed outside any repository, is taken for the folder it was, with no --prefix advised that would store its records again', async () => {
     const store = join(folderOf({}), 'store')
     const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A'), '0002-use-b.md': adr(2, 'Use B') })
@@ -543,10 +566,11 @@ describe('the folders a repository no longer has', () => {
 })
 
 describe('the folders gone from where they were, outside any repository', () => {
-  const stored = (folder: string, path: string, key: string, title: string) => ({ key, title, imported: { folder, path } }) as unknown as DecisionRecord
-  const read = (path: string, key: string, title: string) => ({ key, title, origin: { path } })
+  const stored = (folder: string, path: string, key: string, title: string, date = '2024-01-01') =>
+    ({ key, title, decision: `${title}.`, rationale: 'Why.', date, imported: { folder, path } }) as unknown as DecisionRecord
+  const read = (path: string, key: string, title: string, date: string | null = '2024-01-01') => ({ key, title, decision: `${title}.`, rationale: 'Why.', date, origin: { path } })
 
-  it('are the absolute ones none of whose files is there, each of whose records is read here from a file of the same name, one titled as it was', () => {
+  it('are the absolute ones none of whose files is there, each of whose records is read here from a file of the same name, one reading as it did', () => {
     const here = [
       read('0001-record-architecture-decisions.md', 'ADR-0001', 'Record architecture decisions'),
       read('0002-use-b.md', 'ADR-0002', 'Use B'),
@@ -565,6 +589,8 @@ describe('the folders gone from where they were, outside any repository', () => 
       // Gone, with the first record every adr-tools log has, and one of its own: another log.
       stored('/home/old/adr', '0001-record-architecture-decisions.md', 'ADR-0001', 'Record architecture decisions'),
       stored('/home/old/adr', '0002-use-postgres.md', 'ADR-0002', 'Use Postgres'),
+      // Gone, with that first record alone, written another day: another log, made with `adr init` then.
+      stored('/home/init/adr', '0001-record-architecture-decisions.md', 'ADR-0001', 'Record architecture decisions', '2023-05-05'),
       // Gone, a DECISIONS.md of other decisions: another log, though every log has the file.
       stored('/home/notes', 'DECISIONS.md', 'D-001', 'Use tabs'),
       // A repository's folder is found by movedAway, in its repository.

@@ -67,33 +67,41 @@ export function movedAway(root: string, names: readonly string[], known: readonl
   return gone.slice(0, 20)
 }
 
+/** A record as import-adr reads it, for telling a folder gone from this one by what it stored. */
+type RecordRead = { key: string; title: string; decision: string; rationale: string; date: string | null; origin: { path: string } }
+
+/**
+ * Whether a folder gone (its records `held`, as stored) may be this one moved, whose records are
+ * `read`: each of its records is read here from a file of the same name under its key (but for a
+ * prefix), and one at least reads as it did (its title, decision, rationale, and date where the
+ * file writes one). File names alone are no sign of it, as every adr-tools log has its
+ * `0001-record-architecture-decisions.md` (only its date its own) and every log its `DECISIONS.md`:
+ * a folder gone with that one alike, and no other or one of its own, is another folder.
+ */
+function mayBeThisOne(read: readonly RecordRead[], held: readonly DecisionRecord[]): boolean {
+  const here = (d: DecisionRecord) => read.find((r) => r.origin.path === d.imported?.path && prefixOf(d.key, r.key) !== undefined)
+  const asItWas = (d: DecisionRecord, r: RecordRead) =>
+    r.title.trim() === d.title && r.decision.trim() === d.decision && r.rationale.trim() === d.rationale && (r.date === null || r.date.slice(0, 10) === d.date)
+  return held.length > 0 && held.every((d) => here(d) !== undefined) && held.some((d) => asItWas(d, here(d) as RecordRead))
+}
+
 /**
  * Outside a repository, where a folder is named by its absolute path: the folders whose records the
  * store holds (`known`, this folder's names, left out) that are gone from where they were (none of
- * their records' files is there) and may be this one renamed (`mv adr decisions`), as movedAway
- * finds a folder moved in a repository: every record stored from one is read here (`read`) from a
- * file of the same name under its key (but for a prefix), and one at least is titled as it was.
- * Its file names are all that ties such a folder to this one, and some every log has
- * (`0001-record-architecture-decisions.md`, `DECISIONS.md`): a folder with one of those alike, but
- * another record of its own, was taken for this one renamed, and its clashes told to undo a change
- * never made rather than to import this other folder with --prefix. At most 20, the first by name.
+ * their records' files is there) and may be this one renamed (`mv adr decisions`; see mayBeThisOne),
+ * as movedAway finds a folder moved in a repository. Taken for one on a file name alone, another
+ * project's log had its clashes told to undo a change never made, rather than to import it with
+ * --prefix. At most 20, the first by name.
  */
-export function renamedAway(
-  known: readonly string[],
-  read: ReadonlyArray<{ key: string; title: string; origin: { path: string } }>,
-  stored: readonly DecisionRecord[],
-  exists: (path: string) => boolean = existsSync,
-): string[] {
+export function renamedAway(known: readonly string[], read: readonly RecordRead[], stored: readonly DecisionRecord[], exists: (path: string) => boolean = existsSync): string[] {
   const byFolder = new Map<string, DecisionRecord[]>()
   for (const d of stored) {
     const f = d.imported?.folder
     if (f === undefined || known.includes(f) || !isAbsolute(f)) continue
     byFolder.set(f, [...(byFolder.get(f) ?? []), d])
   }
-  const here = (d: DecisionRecord) => read.find((r) => r.origin.path === d.imported?.path && prefixOf(d.key, r.key) !== undefined)
   return [...byFolder]
-    .filter(([f, held]) => !held.some((d) => exists(join(f, d.imported?.path ?? ''))))
-    .filter(([, held]) => held.every((d) => here(d) !== undefined) && held.some((d) => here(d)?.title.trim() === d.title))
+    .filter(([f, held]) => !held.some((d) => exists(join(f, d.imported?.path ?? ''))) && mayBeThisOne(read, held))
     .map(([f]) => f)
     .sort((a, b) => a.localeCompare(b))
     .slice(0, 20)
@@ -117,18 +125,16 @@ function prefixOf(stored: string, key: string): string | null | undefined {
 
 /**
  * The folders gone (`moved`: movedAway's in a repository, renamedAway's outside any) that are this
- * one before it moved, whatever --prefix it was imported with: each record stored from one is from a file of
- * the same name here (`read`), keyed as this import keys it but for a prefix. Such a folder's
- * records count as this one's for keptUnderOtherKeys: moved and imported with another prefix
- * (`git mv docs/adr docs/decisions`, then `--prefix WEB`), every record was stored a second time,
- * for the import takes a folder for this one moved only by the keys it gives. Another ADR folder
- * of a monorepo, removed, holds files this one has not, and is left to the import.
+ * one before it moved, whatever --prefix it was imported with (see mayBeThisOne: each record stored
+ * from one is read here from a file of the same name, keyed alike but for a prefix, and one reads as
+ * it did). Such a folder's records count as this one's for keptUnderOtherKeys: moved and imported
+ * with another prefix (`git mv docs/adr docs/decisions`, then `--prefix WEB`), every record was
+ * stored a second time, for the import takes a folder for this one moved only by the keys it gives.
+ * Another ADR folder of a monorepo, removed, holds files this one has not, or only the first record
+ * every adr-tools log has, of another day: it is left to the import, not refused as this one.
  */
-export function movedUnderAnyPrefix(read: ReadonlyArray<{ key: string; origin: { path: string } }>, moved: readonly string[], stored: readonly DecisionRecord[]): string[] {
-  return moved.filter((name) => {
-    const held = stored.filter((d) => d.imported?.folder === name)
-    return held.length > 0 && held.every((d) => read.some((r) => r.origin.path === d.imported?.path && prefixOf(d.key, r.key) !== undefined))
-  })
+export function movedUnderAnyPrefix(read: readonly RecordRead[], moved: readonly string[], stored: readonly DecisionRecord[]): string[] {
+  return moved.filter((name) => mayBeThisOne(read, stored.filter((d) => d.imported?.folder === name)))
 }
 
 /**
