@@ -441,7 +441,7 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     expect((await run([other, '--data', store, '--prefix', 'WEB'])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
   })
 
-  it('does not refuse another folder of the repository as one moved for the first record every adr-tools log has', async () => {
+  it('takes no other folder of the repository for one moved, nor refuses it so, for the first record every adr-tools log has', async () => {
     const parent = folderOf({})
     const store = join(parent, 'store')
     mkdirSync(join(parent, 'shop', '.git'), { recursive: true })
@@ -457,11 +457,19 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
     mkdirSync(web, { recursive: true })
     writeFileSync(join(web, '0001-record-architecture-decisions.md'), first('2025-05-05'))
     writeFileSync(join(web, '0002-use-react.md'), adr(2, 'Use React'))
+    // With no --prefix, not taken for docs/adr moved, which took its record over (redated, as web's): told to take one.
+    const bare = await run([web, '--data', store])
+    expect(bare.stdout).toContain('imported: 0 new, 0 updated, 0 unchanged, 2 left out\n')
+    expect(bare.stderr).toContain(`ADR-0001: ADR-0001 exists and it was imported from shop/docs/adr/0001-record-architecture-decisions.md; import another folder with --prefix`)
     const prefixed = await run([web, '--data', store, '--prefix', 'WEB'])
     expect(prefixed.stderr).not.toContain('before the folder moved')
     expect(prefixed.code).toBe(0)
     expect(prefixed.stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
     expect(await keysIn(store)).toEqual(['ADR-0001', 'WEB-ADR-0001', 'WEB-ADR-0002'])
+    // docs/adr, moved, is still itself.
+    const moved = await run([join(parent, 'shop', 'docs', 'decisions'), '--data', store])
+    expect(moved.stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
+    expect(moved.stderr).toBe('')
   })
 
   it('renamed outside any repository, is taken for the folder it was, with no --prefix advised that would store its records again', async () => {

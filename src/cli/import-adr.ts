@@ -70,19 +70,33 @@ export function movedAway(root: string, names: readonly string[], known: readonl
 /** A record as import-adr reads it, for telling a folder gone from this one by what it stored. */
 type RecordRead = { key: string; title: string; decision: string; rationale: string; date: string | null; origin: { path: string } }
 
+/** The record read here (`read`) from the file `stored` was imported from, keyed alike but for a prefix. */
+function readHere(read: readonly RecordRead[], stored: DecisionRecord): RecordRead | undefined {
+  return read.find((r) => r.origin.path === stored.imported?.path && prefixOf(stored.key, r.key) !== undefined)
+}
+
+/**
+ * Whether one record at least of a folder gone (`held`, as stored) reads here as it did: its title,
+ * decision, rationale, and date where the file writes one. A file name is no sign of a folder moved,
+ * as every adr-tools log has its `0001-record-architecture-decisions.md`, which differs from one log
+ * to another in its date alone (and every log its `DECISIONS.md`): a folder gone that held that one
+ * alone, taken for this one moved, had its record taken over by another folder of the repository.
+ */
+function readsAsItDid(read: readonly RecordRead[], held: readonly DecisionRecord[]): boolean {
+  return held.some((d) => {
+    const r = readHere(read, d)
+    return r !== undefined && r.title.trim() === d.title && r.decision.trim() === d.decision && r.rationale.trim() === d.rationale && (r.date === null || r.date.slice(0, 10) === d.date)
+  })
+}
+
 /**
  * Whether a folder gone (its records `held`, as stored) may be this one moved, whose records are
  * `read`: each of its records is read here from a file of the same name under its key (but for a
- * prefix), and one at least reads as it did (its title, decision, rationale, and date where the
- * file writes one). File names alone are no sign of it, as every adr-tools log has its
- * `0001-record-architecture-decisions.md` (only its date its own) and every log its `DECISIONS.md`:
- * a folder gone with that one alike, and no other or one of its own, is another folder.
+ * prefix), and one at least reads as it did (readsAsItDid). A folder gone with a record of its own
+ * is another folder.
  */
 function mayBeThisOne(read: readonly RecordRead[], held: readonly DecisionRecord[]): boolean {
-  const here = (d: DecisionRecord) => read.find((r) => r.origin.path === d.imported?.path && prefixOf(d.key, r.key) !== undefined)
-  const asItWas = (d: DecisionRecord, r: RecordRead) =>
-    r.title.trim() === d.title && r.decision.trim() === d.decision && r.rationale.trim() === d.rationale && (r.date === null || r.date.slice(0, 10) === d.date)
-  return held.length > 0 && held.every((d) => here(d) !== undefined) && held.some((d) => asItWas(d, here(d) as RecordRead))
+  return held.length > 0 && held.every((d) => readHere(read, d) !== undefined) && readsAsItDid(read, held)
 }
 
 /**
@@ -379,7 +393,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         const stored = (listed.body as { decisions: DecisionRecord[] }).decisions
         if (root !== undefined) {
           const names = [origin ?? (directory as string), ...(origin === undefined ? [] : [basename(root), directory as string, posix.basename(origin)])]
-          moved = movedAway(root, [...new Set(names)], [folder, ...aliases], stored)
+          // Not one none of whose records reads here as it did: another log begun alike (readsAsItDid).
+          const gone = movedAway(root, [...new Set(names)], [folder, ...aliases], stored)
+          moved = gone.filter((f) => readsAsItDid(reading.records, stored.filter((d) => d.imported?.folder === f)))
         } else {
           // Renamed outside any repository, its records were conflicts that advised --prefix, which
           // stored each a second time: the import takes such a folder for this one, as in a repository.
