@@ -507,7 +507,9 @@ export const ImportBody = z
         description:
           'Folders of the same repository the records were imported from before that its working tree no longer has ' +
           '(`github.com/acme/web/doc/adr` once it is `docs/adr`), or, outside a repository, absolute folders no longer there ' +
-          'each of whose records is among `records`, from a file of the same name, one reading as it did (`/home/dev/adr` once it is `/home/dev/decisions`): one is this folder moved, its records updated under the ' +
+          'each of whose records is among `records`, from a file of the same name (`/home/dev/adr` once it is `/home/dev/decisions`); ' +
+          'import-adr sends only those one of whose records at least reads among `records` as it did (title, decision, rationale, ' +
+          'date), as a file name every log has (`0001-record-architecture-decisions.md`) is no sign. One is this folder moved, its records updated under the ' +
           'new name, when every record stored from it is among `records`, in a file of the same name, reading as it did or ' +
           'titled as it was; otherwise it is another folder, and its records are conflicts.',
       }),
