@@ -32,9 +32,9 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
   --prefix P   put P- before every key (and link) read, for a second folder whose records are
                numbered like the first (a record never overwrites one imported from another file);
-               a folder is imported again as it was first (moved within its repository too), with
-               that P or none: with another, its records would be stored a second time, and
-               nothing is stored (exit 1)
+               a folder is imported again as it was first (moved within its repository, or
+               renamed outside any, too), with that P or none: with another, its records would be
+               stored a second time, and nothing is stored (exit 1)
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
   --data DIR   the store to import into (default: the running service's, else
