@@ -43,10 +43,22 @@ export function madrBody(record: MarkdownRecord, title: string, path: string): {
   }
 }
 
-/** The people a record names, as one line. */
+/**
+ * The people a record names, as one line. The template's placeholder left in braces
+ * (`decision-makers: {list everyone involved in the decision}`) is a YAML map whose keys hold
+ * nothing: no one named (it read `[object Object]`); a map that does name people says them as
+ * written (`{lead: Ann}` is `lead: Ann`).
+ */
 function names(value: unknown): string {
-  if (Array.isArray(value)) return value.map(String).join(', ')
-  return value === undefined || value === null ? '' : String(value)
+  if (Array.isArray(value)) return value.map(names).filter((name) => name !== '').join(', ')
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'object') {
+    return Object.entries(value)
+      .filter(([, held]) => held !== null && held !== undefined)
+      .map(([key, held]) => `${key}: ${names(held)}`)
+      .join(', ')
+  }
+  return String(value)
 }
 
 /**

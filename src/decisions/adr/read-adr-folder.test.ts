@@ -649,6 +649,22 @@ describe('a MADR record whose front matter has no date', () => {
   })
 })
 
+describe("a MADR record's decision-makers", () => {
+  it('names no one for the template placeholder left in braces, and says a map or list that names people', () => {
+    const madr = (makers: string) => `---\nstatus: accepted\ndecision-makers: ${makers}\n---\n\n# Use REST\n\n## Decision Outcome\n\nChosen option: "REST".\n`
+    const reading = readTexts({
+      '0001-use-rest.md': madr('{list everyone involved in the decision}'),
+      '0002-use-grpc.md': madr('{lead: Ann, reviewer: [Bo, Cy]}'),
+      '0003-use-zod.md': madr('[Ann, {list everyone else}]'),
+    })
+    const said = Object.fromEntries(reading.records.map((r) => [r.key, r.evidence[0]?.summary ?? '']))
+    expect(said['ADR-0001']).not.toContain('decision-makers')
+    expect(said['ADR-0001']).not.toContain('[object Object]')
+    expect(said['ADR-0002']).toContain('decision-makers: lead: Ann, reviewer: Bo, Cy')
+    expect(said['ADR-0003']).toMatch(/decision-makers: Ann$/)
+  })
+})
+
 describe('a MADR record titled in its front matter', () => {
   it('is titled by its title key in any case, as its other keys are read, where it has no heading', () => {
     const reading = readTexts({
