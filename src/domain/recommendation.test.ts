@@ -701,6 +701,88 @@ describe('asking (R-ASK-1, R-ASK-2)', () => {
   })
 })
 
+describe("asking against the session's own latest choice (R-MEM-5, R-ASK-2)", () => {
+  const at = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString()
+  const day = (d: number) => at(d * 1440)
+  /** 120 choices of Tier M, one a day, in sessions of their own, then `then` in session `now`. */
+  const history = (...then: Observation[]) => [
+    ...Array.from({ length: 120 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(121 - i), session_id: `s-${i}` })),
+    ...then,
+  ]
+  const ASKED = 'in this session you last chose Tier S here, not Tier M: asked until your choice in this session agrees'
+
+  it('asks, the recommendation unchanged, in the session whose latest choice there was another option', () => {
+    const obs = history(observation({ chosen: ['Tier S'], timestamp: at(5), session_id: 'now' }))
+    const now = recommend(input({ observations: obs, session_id: 'now' }))
+    // What the evidence says stands: only ask changes.
+    expect(now).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: true, ask_reason: ASKED })
+    expect(now.p).toBeGreaterThanOrEqual(policy.ask.auto_resolve_p)
+    const fresh = recommend(input({ observations: obs, session_id: 'new' }))
+    expect(fresh).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false })
+    expect({ ...now, ask: false, ask_reason: fresh.ask_reason, layers: fresh.layers }).toEqual(fresh)
+    // No session asked for, none is read.
+    expect(recommend(input({ observations: obs })).ask).toBe(false)
+    // Before the choice was made (as_of), the session had not chosen otherwise yet.
+    const before = recommend(input({ observations: obs.filter((o) => Date.parse(o.timestamp) <= Date.parse(at(10))), session_id: 'now', asOf: new Date(at(10)) }))
+    expect(before.ask).toBe(false)
+  })
+
+  it('auto-resolves again once the session chooses the recommended option', () => {
+    const obs = history(
+      observation({ chosen: ['Tier S'], timestamp: at(9), session_id: 'now' }),
+      observation({ chosen: ['Tier M'], timestamp: at(5), session_id: 'now' }),
+    )
+    expect(recommend(input({ observations: obs, session_id: 'now' }))).toMatchObject({ recommended: 'Tier M', ask: false })
+  })
+
+  it("counts the user's own choices only: an answer auto-resolved in the session is not theirs", () => {
+    const obs = history(
+      observation({ chosen: ['Tier S'], timestamp: at(9), session_id: 'now' }),
+      observation({ chosen: ['Tier M'], timestamp: at(5), session_id: 'now', source: 'auto-resolved' }),
+    )
+    expect(recommend(input({ observations: obs, session_id: 'now' }))).toMatchObject({ ask: true, ask_reason: ASKED })
+  })
+
+  it("reads the session's choices in the evidence's project, and in the context value it was narrowed to", () => {
+    // In another project the session's choice is no answer against this one's.
+    const mine = history().map((o) => ({ ...o, project: 'acme/api' }))
+    const elsewhere = observation({ chosen: ['Tier S'], timestamp: at(5), session_id: 'now', project: 'other/repo' })
+    expect(recommend(input({ observations: [...mine, elsewhere], project: 'acme/api', session_id: 'now' })).ask).toBe(false)
+    const here = observation({ chosen: ['Tier S'], timestamp: at(5), session_id: 'now', project: 'acme/api' })
+    expect(recommend(input({ observations: [...mine, here], project: 'acme/api', session_id: 'now' })).ask_reason).toBe(ASKED)
+
+    // Tier M in run, Tier S in plan: a request in run is narrowed to run's choices.
+    const phased = [
+      ...Array.from({ length: 60 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(61 - i), context: { phase: 'run' } })),
+      ...Array.from({ length: 60 }, (_, i) => observation({ chosen: ['Tier S'], timestamp: day(61 - i), context: { phase: 'plan' } })),
+    ]
+    const inRun = (...then: Observation[]) => recommend(input({ observations: [...phased, ...then], context: { phase: 'run' }, session_id: 'now' }))
+    const chose = (option: string, phase: string, minutes: number) =>
+      observation({ chosen: [option], timestamp: at(minutes), session_id: 'now', context: { phase } })
+    expect(inRun()).toMatchObject({ recommended: 'Tier M', context_key: 'phase', state: 'sufficient', ask: false })
+    // Tier S chosen in plan, where Tier S goes, says nothing against Tier M in run.
+    expect(inRun(chose('Tier S', 'plan', 5)).ask).toBe(false)
+    expect(inRun(chose('Tier S', 'run', 5))).toMatchObject({ recommended: 'Tier M', ask: true, ask_reason: ASKED })
+    // The session's latest choice, of Tier M in plan, was not in run: its latest in run was Tier S.
+    expect(inRun(chose('Tier S', 'run', 9), chose('Tier M', 'plan', 5)).ask_reason).toBe(ASKED)
+    expect(inRun(chose('Tier S', 'run', 9), chose('Tier M', 'run', 5)).ask).toBe(false)
+  })
+
+  it('asks at a multi-select point where the set the session chose last is not the recommended set', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Test' }, { option: 'Docs' }]
+    const set = (chosen: string[], timestamp: string, session_id: string) =>
+      observation({ chosen, options: ['Lint', 'Test', 'Docs'], multi_select: true, timestamp, session_id })
+    const obs = [...Array.from({ length: 120 }, (_, i) => set(['Lint', 'Test'], day(121 - i), `s-${i}`)), set(['Lint'], at(5), 'now')]
+    const r = (session_id: string) => recommend(input({ options: checks, multi_select: true, observations: obs, session_id }))
+    expect(r('new')).toMatchObject({ recommended: ['Lint', 'Test'], state: 'sufficient', ask: false })
+    expect(r('now')).toMatchObject({
+      recommended: ['Lint', 'Test'],
+      ask: true,
+      ask_reason: 'in this session you last chose Lint here, not Lint and Test: asked until your choice in this session agrees',
+    })
+  })
+})
+
 describe('layers (R-MEM-5)', () => {
   it('reports session, recent and long-term, and a suspected change of preference', () => {
     const old = observations({ 'Tier L': 10 }, { timestamp: '2026-06-01T10:00:00.000Z', session_id: 'old' })

@@ -16,7 +16,7 @@ import {
 } from './confidence'
 import { isSensitive, pointRule } from './decision-point'
 import { matchInOtherWords } from './labels'
-import { cellKey, chosenLastOf, labelsOf, type Category, type Cell, type PointView } from './aggregate'
+import { cellKey, chosenLastOf, labelsOf, laterId, type Category, type Cell, type PointView, type Tally } from './aggregate'
 import {
   conditionsOf,
   contradictions,
@@ -467,6 +467,12 @@ export function recommend(input: RecommendationInput): Recommendation {
   // 60 days of Opus in one project answered a new one's first 9 questions Opus, where the user
   // picks Haiku, and only the check-in asked them.
   const unconfirmed = selection.scope === 'all-projects' && recommended.length > 0 ? projectUnconfirmed(selection.recentScope.cell, recommended, labels, multiSelect) : undefined
+  // The user's own latest choice at the point in this session went another way (R-MEM-5: the
+  // session layer is there to reference the option the user just chose): the evidence still
+  // decides what is recommended, but answering for them against what they said minutes ago is
+  // not done. 120 choices of Tier M, then Tier S chosen in the session, auto-resolved the
+  // session's next question Tier M (p 0.96). Asked until the session's latest choice agrees.
+  const sessionChose = input.session_id === undefined ? undefined : sessionChoseOtherwise(input.memory, selection, input.session_id, recommended, labels)
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
@@ -480,6 +486,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (unconfirmed !== undefined) askReason = `${unconfirmed}: the recommendation rests on your other projects`
   else if (checkIn) askReason = checkInReason(autoResolvedInARow)
   else if (disagreed !== undefined) askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${recommended[0]}: asking again`
+  else if (sessionChose !== undefined) {
+    askReason = `in this session you last chose ${choiceText(sessionChose, labels)} here, not ${recommended.map(shownText).join(' and ')}: asked until your choice in this session agrees`
+  }
   else if (reworded) askReason = `${Math.round(unoffered * 100)}% of the choices here named options not offered now: asking`
   else askReason = `sufficient evidence and p ${shownP} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
@@ -492,6 +501,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     unconfirmed === undefined &&
     !checkIn &&
     disagreed === undefined &&
+    sessionChose === undefined &&
     !reworded
   )
 
@@ -590,13 +600,7 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
 function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[], options: readonly string[], multiSelect: boolean): string | undefined {
   const n = own?.n ?? 0
   if (own === undefined || n === 0) return 'no choice of yours at this point in this project yet'
-  const wanted = new Set(recommended)
-  // Each category as the options offered now (in another case too), as the preference counts it;
-  // text typed instead of an option, or a label offered no more, is no agreement.
-  const agrees = (category: Category) => {
-    const named = offeredIn(category, options)
-    return named.length === labelsOf(category).length && named.length === wanted.size && named.every((o) => wanted.has(o))
-  }
+  const agrees = (category: Category) => agreesWith(category, recommended, options)
   let agreeing = 0
   for (const [category, tally] of own.tallies) if (agrees(category)) agreeing += tally.n
   // Of choices made at one instant, the one recorded last is the latest, as a tie goes (R-REC-2);
@@ -606,6 +610,77 @@ function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[
   const answer = multiSelect ? recommended.join(' and ') : (recommended[0] as string)
   if (n === 1) return `your choice at this point in this project was not ${answer}`
   return latestAgrees ? `only ${agreeing} of your ${n} choices at this point in this project ${agreeing === 1 ? 'was' : 'were'} ${answer}` : `your latest choice at this point in this project was not ${answer}`
+}
+
+/**
+ * Whether a choice is the recommended answer: its labels as the options offered now (in another
+ * case too), as the preference counts them, are the recommended option, or set. Text typed instead
+ * of an option, or a label offered no more, is no agreement.
+ */
+function agreesWith(category: Category, recommended: readonly string[], options: readonly string[]): boolean {
+  const wanted = new Set(recommended)
+  const named = offeredIn(category, options)
+  return named.length === labelsOf(category).length && named.length === wanted.size && named.every((o) => wanted.has(o))
+}
+
+/** A choice as an ask_reason names it: its options as offered now, else as said; a set joined by `and`. */
+function choiceText(category: Category, options: readonly string[]): string {
+  const said = labelsOf(category)
+  if (said.length === 0) return 'none of the options'
+  const named = offeredIn(category, options)
+  return (named.length === said.length ? named : said).map(shownText).join(' and ')
+}
+
+/**
+ * The user's own latest choice at the point in this session (`sessionId`), when it is not the
+ * recommended answer (agreesWith); undefined when it is, when the session made none there, and
+ * where which was the latest is not known. Of the session's choices in the evidence's scope (its
+ * project's, or every project's where the evidence backed off across them), and where the evidence
+ * was narrowed to a context value, of those made in it, as checkInAnsweredOtherwise reads a
+ * check-in's answer: a choice of Tier S in plan, where Tier S goes, is no answer against Tier M in
+ * run. The user's own choices only: auto-resolved answers are not counted in a session's cell.
+ * Cells keep no session by context value: a session choice is known to be in the value when its
+ * id is among the value's newest ones (`evidence`). The session's latest choice of each option
+ * (its tally's last) is read; a later one in the value, hidden behind a later choice of the same
+ * option in another value, is not known, and the session is then not said to disagree.
+ */
+function sessionChoseOtherwise(
+  memory: PointView,
+  selection: EvidenceSelection,
+  sessionId: string,
+  recommended: readonly string[],
+  options: readonly string[],
+): Category | undefined {
+  if (recommended.length === 0) return undefined
+  const [session] = memory.cells([cellKey.session(selection.project, sessionId)]) as [Cell]
+  let latest: Category | undefined
+  if (selection.contextKey === null) {
+    // Every choice of the session in the scope is in the evidence's basis (the scope's cell).
+    // Choices made at one instant whose order is not known are none of them the latest alone.
+    const last = chosenLastOf(session.tallies)
+    latest = last.length === 1 ? last[0] : undefined
+  } else {
+    const inValue = new Set(selection.basis.evidence.map(([, id]) => id))
+    let best: [Category, Tally] | undefined
+    const outside: Tally[] = []
+    for (const [category, tally] of session.tallies) {
+      if (tally.lastId === undefined) return undefined
+      if (!inValue.has(tally.lastId)) outside.push(tally)
+      else if (best === undefined || isLater(tally, best[1])) best = [category, tally]
+    }
+    if (best === undefined) return undefined
+    const found = best[1]
+    // Another option's latest choice in the session was outside the value and later: an earlier
+    // choice of it may have been in the value, after the one found, unless it was its only one.
+    if (outside.some((tally) => tally.n > 1 && isLater(tally, found))) return undefined
+    latest = best[0]
+  }
+  return latest === undefined || agreesWith(latest, recommended, options) ? undefined : latest
+}
+
+/** Whether a tally's last choice came after another's: by moment, then by the id recorded last. */
+function isLater(a: Tally, b: Tally): boolean {
+  return a.last > b.last || (a.last === b.last && a.lastId !== undefined && b.lastId !== undefined && laterId(a.lastId, b.lastId))
 }
 
 /**

@@ -398,3 +398,37 @@ describe('POST /v1/recommendations day by day, live and replayed (R-REC-9)', () 
     }
   })
 })
+
+describe("POST /v1/recommendations: the session's own latest choice (R-MEM-5, R-ASK-2)", () => {
+  const PLAN_TIER = { question: TIER.question, header: TIER.header, options: TIER.all_options.map((label) => ({ label, description: label })), multiSelect: false }
+
+  it('asks in the session that just chose otherwise, not in a new one, and auto-resolves again once it chooses the recommended option', async () => {
+    const { call } = await createTestApp()
+    const months = Array.from({ length: 120 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', session_id: `s-${i}`, timestamp: before((121 - i) * DAY) }))
+    const minutesAgo = (choice: string, minutes: number) => ({ ...TIER, user_choice: choice, session_id: 'now', timestamp: before(minutes * 60_000) })
+    expect((await call('POST', '/v1/observations', [...months, minutesAgo('Tier S', 5)])).status).toBe(201)
+
+    const asked = (await call('POST', '/v1/recommendations', { ...TIER, session_id: 'now' })).body
+    // The evidence decides what is recommended, and how sure: only ask changes.
+    expect(asked).toMatchObject({
+      recommended: 'Tier M',
+      state: 'sufficient',
+      ask: true,
+      ask_reason: 'in this session you last chose Tier S here, not Tier M: asked until your choice in this session agrees',
+    })
+    expect(asked.p).toBeGreaterThanOrEqual(0.9)
+    expect(asked.layers.session).toMatchObject({ observations: 1, majority: 'Tier S' })
+    // The plan (and the PreToolUse hook and MCP's plan_questions, which are doorways onto it) asks it too.
+    const plan = (await call('POST', '/v1/plan', { session_id: 'now', questions: [PLAN_TIER] })).body
+    expect(plan.answers).toEqual({})
+    expect(plan.questions[0]).toMatchObject({ ask: true, recommendation: { recommended: 'Tier M', ask_reason: asked.ask_reason } })
+
+    const fresh = (await call('POST', '/v1/recommendations', { ...TIER, session_id: 'new' })).body
+    expect(fresh).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false, p: asked.p })
+    expect((await call('POST', '/v1/plan', { session_id: 'new', questions: [PLAN_TIER] })).body.answers).toEqual({ [TIER.question]: 'Tier M (95% of recent choices)' })
+
+    expect((await call('POST', '/v1/observations', [minutesAgo('Tier M', 2)])).status).toBe(201)
+    const agreed = (await call('POST', '/v1/recommendations', { ...TIER, session_id: 'now' })).body
+    expect(agreed).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false })
+  })
+})
