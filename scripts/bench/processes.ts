@@ -5,7 +5,7 @@ import { openSync, closeSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bundleNotRun } from '../../bin/bundle.js'
-import { closedPort } from '../../test/support/processes'
+import { freePort as anyFreePort } from '../../test/support/processes'
 
 /**
  * A free port below 60000. The service answers a kept recommendation in front of the app only for
@@ -15,7 +15,7 @@ import { closedPort } from '../../test/support/processes'
  */
 async function freePort(): Promise<number> {
   for (;;) {
-    const port = await closedPort()
+    const port = await anyFreePort()
     if (port < 60000) return port
   }
 }

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { onTestFinished } from 'vitest'
 
 /** The `decision-memory` command of this checkout. */
 export const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
@@ -64,12 +65,52 @@ export async function startService(dataDir: string): Promise<RunningService> {
   }
 }
 
-/** A loopback port nothing listens on (taken, then released). */
-export async function closedPort(): Promise<number> {
+/**
+ * A loopback port free to listen on, taken and released: another process listening on port 0 may
+ * be given it before the caller listens (about 1 in 7,000 of each listen(0) on Linux), which then
+ * fails with EADDRINUSE. For a port to send to with nothing listening on it, closedPort.
+ */
+export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
   await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/** What closedPort holds, made outside a test: released when the file ends (remove-temp.ts). */
+export const heldOutsideTests = new Set<() => void>()
+
+/**
+ * A loopback port nothing listens on, held until the test that asked for it ends (asked outside a
+ * test, until its file ends). A port taken and released at once may be given again to the next
+ * server to listen on port 0 (on Linux, about 1 in 7,000 of them: those of the test files run
+ * beside this one, which then answer the commands sent here). Held as the local end of a
+ * connection to a server of this process, nothing can listen on it, and one connecting is refused.
+ */
+export async function closedPort(): Promise<number> {
+  const server = createServer()
+  const accepted: Socket[] = []
+  server.on('connection', (socket) => accepted.push(socket.unref()))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port: serverPort } = server.address() as { port: number }
+  const client = connect({ host: '127.0.0.1', port: serverPort })
+  await new Promise<void>((resolve, reject) => client.once('connect', resolve).once('error', reject))
+  client.on('error', () => {})
+  const port = client.localPort as number
+  // Held, never holding the process: the accepted end is unref'd as it comes.
+  for (const socket of [server, client, ...accepted]) socket.unref()
+  const release = () => {
+    for (const socket of accepted) socket.destroy()
+    client.destroy()
+    server.close()
+  }
+  try {
+    onTestFinished(release)
+  } catch {
+    // Not inside a test: the file's end releases it.
+    heldOutsideTests.add(release)
+  }
   return port
 }
 
