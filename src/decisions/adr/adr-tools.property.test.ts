@@ -25,14 +25,16 @@ describe('keyOfFile, for any record file name', () => {
     )
   })
 
-  it('gives two names two keys, but for two records of one number', () => {
+  it('gives two names two keys, but for two records of one number, or one name written in two Unicode forms', () => {
     fc.assert(
       fc.property(name, name, (a, b) => {
-        const same = a.replace(/\.md$/i, '') === b.replace(/\.md$/i, '')
+        // One name as macOS may give it (NFD) and as written (NFC): one key, hashed in NFC.
+        const same = a.replace(/\.md$/i, '').normalize('NFC') === b.replace(/\.md$/i, '').normalize('NFC')
         const oneNumber = numberOf(a) !== undefined && Number(numberOf(a)) === Number(numberOf(b))
         if (!same && !oneNumber) expect(keyOfFile(a)).not.toBe(keyOfFile(b))
       }),
-      { numRuns: 2000 },
+      // A name the generator may draw in either form (graphemes, precomposed or not).
+      { numRuns: 2000, examples: [['\u00e9.md', 'e\u0301.md']] },
     )
   })
 })
