@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +15,13 @@ interface Run {
   stdout: string
   stderr: string
 }
+
+/**
+ * The guard, given all the time it may take for the service (10 s): the tests are of what it
+ * answers, and at its default second a loaded test machine may leave the check unanswered, the
+ * command let through and said so.
+ */
+const GUARD = ['guard', '--timeout', '10000']
 
 /** Runs the real CLI to its end, with `input` on stdin. */
 function cli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
@@ -92,13 +99,13 @@ describe('guard, import-adr and why end to end, over the real service', () => {
 
   it('guard denies the fixture force push citing the decision, and allows git push origin main', async () => {
     const payload = await readFile(BASH_FIXTURE, 'utf8')
-    const denied = await cli(['guard'], env, payload)
+    const denied = await cli(GUARD, env, payload)
     expect(denied.code).toBe(0)
     const answer = JSON.parse(denied.stdout)
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny')
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('D-021')
 
-    const allowed = await cli(['guard'], env, payload.replace('git push --force origin main', 'git push origin main'))
+    const allowed = await cli(GUARD, env, payload.replace('git push --force origin main', 'git push origin main'))
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 
@@ -125,45 +132,61 @@ describe('guard, import-adr and why end to end, over the real service', () => {
       // The fixture's shape, as Claude Code sends a command it runs from the repository's root.
       const fixture = JSON.parse(await readFile(BASH_FIXTURE, 'utf8'))
       const payload = (command: string) => JSON.stringify({ ...fixture, cwd: repo, tool_input: { command, description: 'Clean the billing build' } })
-      const denied = await cli(['guard'], env, payload('cd services/billing && rm -rf build'))
+      const denied = await cli(GUARD, env, payload('cd services/billing && rm -rf build'))
       expect(denied.code).toBe(0)
       expect(denied.stderr).toBe('')
       expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({
         permissionDecision: 'deny',
         permissionDecisionReason: expect.stringContaining('Blocked by decision D-060 (required): Billing keeps its build folder. "rm -rf build" matches the must_not pattern /^rm -rf build/ (run in services/billing)'),
       })
-      expect(await cli(['guard'], env, payload('rm -rf build'))).toEqual({ code: 0, stdout: '', stderr: '' })
-      expect(await cli(['guard'], env, payload('cd services/billing && make && cd ../.. && rm -rf build'))).toEqual({ code: 0, stdout: '', stderr: '' })
+      expect(await cli(GUARD, env, payload('rm -rf build'))).toEqual({ code: 0, stdout: '', stderr: '' })
+      expect(await cli(GUARD, env, payload('cd services/billing && make && cd ../.. && rm -rf build'))).toEqual({ code: 0, stdout: '', stderr: '' })
     } finally {
       await rm(repo, { recursive: true, force: true })
     }
   })
 
   it('guard reads a payload given as a file at once, and denies the force push while a loaded machine holds the thread pool', async () => {
-    const { openSync, closeSync } = await import('node:fs')
+    const { openSync, closeSync, constants } = await import('node:fs')
     const folder = await mkdtemp(join(tmpdir(), 'dm-guard-file-'))
     try {
-      // libuv's one thread busy for three seconds or more from when the guard turns to its stdin: a
-      // file read as a stream (on that thread) arrived past --timeout, and the push went through.
-      // --timeout is its default, 1000 ms, under that by far: 200 ms was too little for the guard's
-      // own work and its request on a machine loaded by other tests, and it then let the push pass.
+      // libuv's one thread held from when the guard turns to its stdin until it has answered
+      // (opening a named pipe no one writes yet): a file read as a stream (on that thread) never
+      // arrived, and the push went through once --timeout ran out. Held so, not busy for a few
+      // seconds (a pbkdf2 of 3 s against the default 1000 ms), the hold outlasts any --timeout and
+      // burns no CPU, and the guard is given all of it for its own work and its request on a
+      // loaded machine. Its answer said, the pipe is opened for writing: the thread is let go, and
+      // the guard can exit (libuv joins its threads at exit).
+      const fifo = join(folder, 'hold.fifo')
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
       const hold = join(folder, 'hold.cjs')
       await writeFile(
         hold,
         `const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let first = true
 Object.defineProperty(process, 'stdin', { configurable: true, get() {
-  if (first) { first = false; require('node:crypto').pbkdf2('x', 'y', 6000000, 32, 'sha512', () => {}) }
+  if (first) { first = false; require('node:fs').open(${JSON.stringify(fifo)}, 'r', () => {}) }
   return d.get.call(process) } })\n`,
       )
       const input = openSync(BASH_FIXTURE, 'r')
-      const child = spawn(process.execPath, [BIN, 'guard', '--timeout', '1000'], {
+      const child = spawn(process.execPath, [BIN, ...GUARD], {
         cwd: ROOT,
         env: { ...process.env, ...env, UV_THREADPOOL_SIZE: '1', NODE_OPTIONS: `--require ${hold}` },
         stdio: [input, 'pipe', 'pipe'],
       })
       closeSync(input)
       let stdout = ''
-      child.stdout?.on('data', (d) => (stdout += d))
+      let released = false
+      const release = () => {
+        if (released) return
+        released = true
+        try {
+          closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
+        } catch {
+          // ENXIO: the guard never opened it, and holds nothing.
+        }
+      }
+      child.stdout?.on('data', (d) => ((stdout += d), release()))
+      child.stderr?.on('data', release)
       expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0)
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     } finally {
