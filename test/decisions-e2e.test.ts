@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closedPort } from './support/processes'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BIN = join(ROOT, 'bin/decision-memory.js')
@@ -348,6 +349,9 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('with the service down, the guard exits 0 and lets the command through, saying so; the CLI opens the store itself', async () => {
     await stop(service.child)
+    // Down, at a port held closed: the port it had, released, may be given to a service of the test
+    // files run beside this one (1 in 7,000 of their listen(0)), which would answer the guard.
+    env = { ...env, DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
     const down = await cli(['guard'], env, await readFile(BASH_FIXTURE, 'utf8'))
     expect(down.code).toBe(0)
     expect(down.stdout).toBe('')
