@@ -8,6 +8,7 @@ import { captured } from '../../test/support/captured'
 import { forgetCommand, forgetSentence, heldSetAsideSentence, unnamedSetAsideSentence } from './forget'
 import { appendToSpool } from './spool'
 import { UsageError } from './options'
+import { closedPort } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
 
 afterEach(() => {
@@ -185,14 +186,8 @@ describe('decision-memory forget, another program at DECISION_MEMORY_URL', () =>
 })
 
 describe('decision-memory forget, the spool whatever store is reached', () => {
-  /** A loopback URL nothing listens on. */
-  async function deadUrl(): Promise<string> {
-    const server = createServer()
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    const { port } = server.address() as AddressInfo
-    await new Promise<void>((done) => server.close(() => done()))
-    return `http://127.0.0.1:${port}`
-  }
+  /** A loopback URL nothing listens on, for the test that asked (closedPort: no other service is given its port meanwhile). */
+  const deadUrl = async () => `http://127.0.0.1:${await closedPort()}`
 
   async function spoolOfBobAndCarol(): Promise<string> {
     const spool = join(tempDir('dm-forget-spool-'), 'spool.ndjson')

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { closedPort } from './processes'
 
 const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
 
@@ -70,11 +70,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
   })
 }
 
-/** A loopback URL nothing listens on. */
+/** A loopback URL nothing listens on, for the test that asked (closedPort: no other service is given its port meanwhile). */
 export async function deadUrl(): Promise<string> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return `http://127.0.0.1:${port}`
+  return `http://127.0.0.1:${await closedPort()}`
 }
