@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closedPort } from './support/processes'
+import { closedPort, outsideEnv } from './support/processes'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BIN = join(ROOT, 'bin/decision-memory.js')
@@ -27,7 +27,7 @@ const GUARD = ['guard', '--timeout', '10000']
 /** Runs the real CLI to its end, with `input` on stdin. */
 function cli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...outsideEnv(), ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -43,7 +43,7 @@ function serve(dataDir: string): Promise<{ child: ChildProcess; port: number }> 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir], {
       cwd: ROOT,
-      env: { ...process.env, DECISION_MEMORY_LOG_LEVEL: 'info' },
+      env: { ...outsideEnv(), DECISION_MEMORY_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let buffered = ''
@@ -171,7 +171,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
       const input = openSync(BASH_FIXTURE, 'r')
       const child = spawn(process.execPath, [BIN, ...GUARD], {
         cwd: ROOT,
-        env: { ...process.env, ...env, UV_THREADPOOL_SIZE: '1', NODE_OPTIONS: `--require ${hold}` },
+        env: { ...outsideEnv(), ...env, UV_THREADPOOL_SIZE: '1', NODE_OPTIONS: `--require ${hold}` },
         stdio: [input, 'pipe', 'pipe'],
       })
       closeSync(input)

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
+import { outsideEnv } from './support/processes'
 import { BIN } from './support/spawn-service'
 import { tempDir } from './support/temp-dir'
 
@@ -12,7 +13,7 @@ import { tempDir } from './support/temp-dir'
 function startUnderParent(env: NodeJS.ProcessEnv) {
   const dataDir = tempDir('dm-npm-start-')
   const script = `require('node:child_process').spawn(process.execPath, ${JSON.stringify([BIN, 'serve', '--port', '0', '--data', dataDir])}, { stdio: ['ignore', 'inherit', 'inherit'] }); setInterval(() => {}, 1000)`
-  const parent = spawn(process.execPath, ['-e', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const parent = spawn(process.execPath, ['-e', script], { env: { ...outsideEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const lines: string[] = []
   const events = (name: string) => lines.filter((l) => l.includes(`"event":"${name}"`))
   // The pipe closes once every writer is gone: the parent, and the service it started.

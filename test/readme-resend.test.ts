@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { LIMITS } from '../src/domain/limits'
+import { outsideEnv } from './support/processes'
 import { createTestApp } from './support/test-app'
 import { tempDir } from './support/temp-dir'
 
@@ -67,7 +68,7 @@ esac
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     // Not execFileSync: the service answers the recipe's curls from this process.
-    execFile('bash', ['-c', resendRecipe()], { cwd: dir, env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, DECISION_MEMORY_URL: url } }, (error, stdout, stderr) =>
+    execFile('bash', ['-c', resendRecipe()], { cwd: dir, env: { ...outsideEnv(), PATH: `${dir}:${process.env.PATH}`, DECISION_MEMORY_URL: url } }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
     )
   })

@@ -4,6 +4,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { outsideEnv } from '../../test/support/processes'
 import { BIN_PATH, commandLine, shellWord } from './bin-path'
 import { packageVersion } from './package-version'
 
@@ -39,7 +40,7 @@ describe('the command run from the sources (no bundle, or one older than a sourc
     await writeFile(join(checkout, 'file'), '')
     const out = execFileSync(process.execPath, [join(checkout, 'bin', 'decision-memory.js'), 'version'], {
       encoding: 'utf8',
-      env: { ...process.env, TMPDIR: join(checkout, 'file', 'tmp'), TSX_DISABLE_CACHE: '' },
+      env: { ...outsideEnv(), TMPDIR: join(checkout, 'file', 'tmp'), TSX_DISABLE_CACHE: '' },
     })
     expect(out).toBe(`${packageVersion()}\n`)
   })

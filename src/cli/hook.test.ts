@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
-import { closedPort } from '../../test/support/processes'
+import { closedPort, outsideEnv } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
 import { BIN, runCli } from '../../test/support/spawn-service'
 import { BIN_PATH, shellWord } from './bin-path'
@@ -313,7 +313,7 @@ describe('decision-memory hook with events waiting in the spool, the service dow
       expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
       // Killed (SIGTERM, no exit code) should it still wait, so that a failure is an assertion's, not the file's.
       // --budget 10 s: a loaded machine's start of node took the default 2 s (said as the budget spent, not the service down).
-      const child = spawn(process.execPath, [BIN, 'hook', '--budget', '10000'], { env: { ...process.env, DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: fifo }, timeout: 20_000 })
+      const child = spawn(process.execPath, [BIN, 'hook', '--budget', '10000'], { env: { ...outsideEnv(), DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: fifo }, timeout: 20_000 })
       let stderr = ''
       child.stderr.on('data', (chunk) => (stderr += chunk))
       child.stdout.resume()
@@ -336,7 +336,7 @@ describe('decision-memory hook with events waiting in the spool, the service dow
     try {
       const file = join(dir, 'spool.ndjson')
       await symlink(join(dir, 'gone', 'spool.ndjson'), file)
-      const env = { ...process.env, DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: file }
+      const env = { ...outsideEnv(), DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: file }
       const first = await runCli(['hook', '--budget', '10000'], { env, input: JSON.stringify(claudeCodeFixture('post-tool-use-single')) })
       expect(first.stderr).toBe(
         `decision-memory hook: the spool ${file} was a symbolic link to ${join(dir, 'gone', 'spool.ndjson')}, which leads to no file (ENOENT): it held no events, and is removed; the spool is a file of its own at ${file} from now on\n` +
@@ -1306,7 +1306,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
         const event = (user: string, minutes: number) => JSON.stringify({ at: new Date(Date.now() - minutes * 60_000).toISOString(), user, payload: claudeCodeFixture('session-start') })
         const spooled = [event('carol', 4), event('bob', 3), event('bob', 2), event('alice', 1)]
         await writeFile(spool, spooled.join('\n') + '\n', { mode: 0o600 })
-        const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+        const env = { ...outsideEnv(), DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
         const chosen = claudeCodeFixture('post-tool-use-single')
         // Ended once alice's spooled event reached the service: carol's and bob's were answered before it.
         const { how, stderr } = await endedWhileSending(env, chosen, signal, () => new Promise<void>((resolve) => (reached = resolve)))
@@ -1334,7 +1334,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-epipe-'))
     try {
       const spool = join(dir, 'spool.ndjson')
-      const env = { ...process.env, DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_SPOOL: spool }
+      const env = { ...outsideEnv(), DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_SPOOL: spool }
       const run = (args: string[]) => {
         const child = spawn(process.execPath, [BIN, 'hook', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
         child.stderr.destroy()
@@ -1371,7 +1371,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
           ['/dev/null', 'the spool /dev/null is a device, not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file'],
           [fifo, `the spool ${fifo} is a named pipe (FIFO), not a file: give DECISION_MEMORY_SPOOL or --spool the path of a file`],
         ] as const) {
-          const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+          const env = { ...outsideEnv(), DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
           const { how, stderr } = await endedWhileSending(env, claudeCodeFixture('post-tool-use-single'), signal, () => new Promise<void>((resolve) => (reached = resolve)))
           expect(how, signal).toBe(signal)
           expect(stderr, `${signal} ${spool}`).toBe(
@@ -1398,7 +1398,7 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       const refused = event('carol', 2)
       await writeFile(join(dir, `spool.ndjson.${dead}.0a1b2c3d.draining`), refused + '\n', { mode: 0o600 })
       await writeFile(spool, event('alice', 1) + '\n', { mode: 0o600 })
-      const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+      const env = { ...outsideEnv(), DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
       const { how, stderr } = await endedWhileSending(env, claudeCodeFixture('post-tool-use-single'), 'SIGTERM', () => new Promise<void>((resolve) => (reached = resolve)))
       expect(how).toBe('SIGTERM')
       expect(stderr.split('\n')[0]).toBe(`decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; set aside in ${spool}.rejected`)

@@ -12,10 +12,18 @@ export const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.
 /** A spool of this test process's own, for commands not given one: never the developer's ~/.decision-memory. */
 export const TEST_SPOOL = join(tmpdir(), `dm-test-spool-${process.pid}`, 'spool.ndjson')
 
+/**
+ * This process's environment without the DECISION_MEMORY_* of the developer's shell (a user of the
+ * tool sets DECISION_MEMORY_USER, _URL, _TOKEN there): what every command a test spawns starts from,
+ * so that a test asserts the same with them set as without.
+ */
+export function outsideEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DECISION_MEMORY_')))
+}
+
 /** The environment for a spawned command: no DECISION_MEMORY_* of the developer's shell leaks in. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DECISION_MEMORY_')))
-  return { ...env, DECISION_MEMORY_LOG_LEVEL: 'warn', DECISION_MEMORY_SPOOL: TEST_SPOOL, ...extra }
+  return { ...outsideEnv(), DECISION_MEMORY_LOG_LEVEL: 'warn', DECISION_MEMORY_SPOOL: TEST_SPOOL, ...extra }
 }
 
 export interface RunningService {

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { closedPort } from './processes'
+import { closedPort, outsideEnv, TEST_SPOOL } from './processes'
 
 const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
 
@@ -19,6 +19,7 @@ export interface ServiceProcess {
 /** Spawns `decision-memory serve --port 0 --data DIR` and resolves once it listens. */
 export function spawnService(dataDir: string, args: string[] = []): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, ...args], {
+    env: outsideEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: Array<Record<string, unknown>> = []
@@ -63,7 +64,7 @@ export function spawnService(dataDir: string, args: string[] = []): Promise<Serv
 /** Runs the CLI to completion. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...outsideEnv(), DECISION_MEMORY_SPOOL: TEST_SPOOL, ...env } }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
       resolve({ code, stdout, stderr })
     })

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { TEST_SPOOL } from './processes'
+import { outsideEnv, TEST_SPOOL } from './processes'
 
 const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
 
@@ -20,7 +20,7 @@ export interface ServiceProcess {
 /** Runs `decision-memory <args>` to completion: its exit code and output. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DECISION_MEMORY_SPOOL: TEST_SPOOL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...outsideEnv(), DECISION_MEMORY_SPOOL: TEST_SPOOL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
@@ -38,7 +38,7 @@ export function startService(options: { dataDir: string; args?: string[]; env?: 
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--port', '0', '--data', options.dataDir, ...(options.args ?? [])],
-    { env: { ...process.env, DECISION_MEMORY_LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...outsideEnv(), DECISION_MEMORY_LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   let output = ''
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

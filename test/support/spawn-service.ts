@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { outsideEnv, TEST_SPOOL } from './processes'
 import { tempDir } from './temp-dir'
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'decision-memory.js')
@@ -19,7 +20,7 @@ export interface RunningService {
 export async function spawnService(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<RunningService> {
   const dataDir = options.dataDir ?? tempDir('dm-e2e-')
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
-    env: { ...process.env, ...options.env },
+    env: { ...outsideEnv(), DECISION_MEMORY_SPOOL: TEST_SPOOL, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: string[] = []
@@ -57,7 +58,7 @@ export async function spawnService(options: { dataDir?: string; args?: string[];
 export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...options.env },
+      env: { ...outsideEnv(), DECISION_MEMORY_SPOOL: TEST_SPOOL, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
