@@ -311,11 +311,7 @@ async function tryRename(from: string, to: string): Promise<boolean> {
 async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining', inProgress: (pid: number) => void = () => {}): Promise<string[]> {
   const dir = dirname(file)
   const base = basename(file)
-  const mine = () => {
-    const name = join(dir, `${base}.${process.pid}.${randomHex(4)}.${kind}`)
-    madeHere.add(name)
-    return name
-  }
+  const mine = () => ownName(join(dir, base), kind)
   const claims: string[] = []
   let names: string[]
   try {
@@ -364,17 +360,33 @@ export async function holdWhileDelivering(file: string, event: SpooledEvent): Pr
   // (tryRename), and nothing is written beside it either: in `/`, in /dev.
   const found = lstatOrNone(file)
   if (found !== undefined && !found.isFile() && !found.isSymbolicLink()) return undefined
-  const held = join(dirname(file), `${basename(file)}.${process.pid}.${randomHex(4)}.draining`)
-  madeHere.add(held)
+  const held = ownName(file, 'draining')
   try {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 })
     await writeFile(held, JSON.stringify(event) + '\n', { mode: 0o600, flag: 'wx' })
-  } catch {
+  } catch (error) {
     // Cut short (ENOSPC), it would be a stub for a drain to set aside: nothing is left instead.
-    await unlink(held).catch(() => {})
+    // One there already is not this call's to remove.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(held).catch(() => {})
     return undefined
   }
   return { release: () => unlink(held).catch(() => {}) }
+}
+
+/**
+ * A name beside the spool of this process's own, `PATH.PID.HEX.KIND`, that no file has yet: 32
+ * random bits drawn alike (once in 4 billion: two claims of one drain, or a claim an earlier
+ * process given this pid left) renamed a claim over another, or held an event in place of one,
+ * and that one's events were lost. Noted in madeHere as this process's own.
+ */
+function ownName(path: string, kind: string): string {
+  for (;;) {
+    const name = `${path}.${process.pid}.${randomHex(4)}.${kind}`
+    if (lstatOrNone(name) === undefined) {
+      madeHere.add(name)
+      return name
+    }
+  }
 }
 
 /** Whether the claim at `path` was made (stamped) more than CLAIM_STALE_MS ago; gone is not stale. */
