@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { closeSync, constants, existsSync, openSync } from 'node:fs'
+import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join } from 'node:path'
@@ -513,6 +513,24 @@ describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (D
     expect(service.received).toEqual([])
     expect(await readFile(file, 'utf8')).toBe(JSON.stringify(event(1)) + '\n')
   })
+
+  it('is not drained through a link of this account’s to it either, which stays as it was', async () => {
+    const dir = tempDir('dm-spool-')
+    const theirs = join(dir, 'theirs.ndjson')
+    await writeFile(theirs, JSON.stringify(event(1)) + '\n')
+    await chown(theirs, NOBODY, NOBODY)
+    const file = join(dir, 'spool.ndjson')
+    await symlink(theirs, file)
+    const service = fakeService()
+    service.up = true
+    // Renamed itself before, the link was read through: their line delivered as this account's.
+    expect(await drainSpool(file, (e) => service.deliver(e))).toMatchObject({ delivered: 0, left: 0 })
+    expect(await forgetInSpool(file, 'default')).toBe(0)
+    expect(service.received).toEqual([])
+    expect(readlinkSync(file)).toBe(theirs)
+    expect(await readFile(theirs, 'utf8')).toBe(JSON.stringify(event(1)) + '\n')
+    expect((await readdir(dir)).sort()).toEqual(['spool.ndjson', 'theirs.ndjson'])
+  })
 })
 
 describe('a spool set to a folder (DECISION_MEMORY_SPOOL=/tmp, --spool ~)', () => {
@@ -599,6 +617,126 @@ describe('a spool that is a symbolic link to no file (broken, or looping)', () =
     await symlink('spool.ndjson', file)
     expect(await forgetInSpool(file, 'default')).toBe(0)
     expect(await readdir(dir)).toEqual([])
+  })
+})
+
+describe('a spool that is a symbolic link to a file (linked into a synced or shared folder)', () => {
+  /** A spool at `home/spool.ndjson` linked to `synced/spool.ndjson`, which holds `lines`. */
+  async function linkedSpool(lines: SpooledEvent[]) {
+    const home = tempDir('dm-spool-home-')
+    const synced = tempDir('dm-spool-synced-')
+    const target = join(synced, 'spool.ndjson')
+    await writeFile(target, lines.map((l) => JSON.stringify(l) + '\n').join(''), { mode: 0o600 })
+    const file = join(home, 'spool.ndjson')
+    await symlink(target, file)
+    return { home, synced, target, file }
+  }
+
+  /** What the folders hold: each file's name and text (a link's, where it leads). */
+  async function held(...dirs: string[]): Promise<string> {
+    const texts: string[] = []
+    for (const dir of dirs) {
+      for (const name of (await readdir(dir)).sort()) {
+        const path = join(dir, name)
+        texts.push(lstatSync(path).isSymbolicLink() ? `${name} -> ${readlinkSync(path)}` : `${name}: ${await readFile(path, 'utf8')}`)
+      }
+    }
+    return texts.join('\n')
+  }
+
+  const of = (user: string, id: number): SpooledEvent => ({ ...event(id), user })
+
+  it('is drained from the file it leads to, the link kept leading there, what is left put back there', async () => {
+    const { home, synced, target, file } = await linkedSpool([event(1), event(2)])
+    const service = fakeService()
+    // Down: both stay in the file linked to, and the link is still the spool.
+    expect(await drainSpool(file, (e) => service.deliver(e))).toMatchObject({ delivered: 0, left: 2, stopped: 'failure' })
+    expect(readlinkSync(file)).toBe(target)
+    expect(await spooledIds(target)).toEqual([1, 2])
+    expect(await readdir(home)).toEqual(['spool.ndjson'])
+    expect(await readdir(synced)).toEqual(['spool.ndjson'])
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toEqual({ delivered: 2, rejected: 0, left: 0, stopped: null })
+    expect(service.received).toEqual([1, 2])
+    // Renamed itself before, the link was replaced by a file of its own, and the file it led to
+    // kept both events; left leading to no file, the next call would remove it.
+    expect(readlinkSync(file)).toBe(target)
+    expect(await readFile(target, 'utf8')).toBe('')
+    expect(await readdir(home)).toEqual(['spool.ndjson'])
+    expect(await readdir(synced)).toEqual(['spool.ndjson'])
+    // The next event goes where the link leads, and is delivered from there.
+    await appendToSpool(file, event(3))
+    expect(await spooledIds(target)).toEqual([3])
+    expect(await drainSpool(file, (e) => service.deliver(e))).toMatchObject({ delivered: 1, left: 0 })
+    expect(service.received).toEqual([1, 2, 3])
+    expect(readlinkSync(file)).toBe(target)
+  })
+
+  it('is followed through a link to a link, and a relative one', async () => {
+    const { home, synced, target, file } = await linkedSpool([event(1)])
+    await unlink(file)
+    await symlink('middle.ndjson', file)
+    await symlink(target, join(home, 'middle.ndjson'))
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toMatchObject({ delivered: 1, left: 0 })
+    expect(await held(home, synced)).toBe([`middle.ndjson -> ${target}`, 'spool.ndjson -> middle.ndjson', 'spool.ndjson: '].join('\n'))
+  })
+
+  it('has the user\'s events taken out of the file it leads to by a forget, the others\' left there, the link kept', async () => {
+    const { home, synced, target, file } = await linkedSpool([of('bob', 1), of('alice', 2), of('bob', 3)])
+    expect(await forgetInSpool(file, 'bob')).toBe(2)
+    // Before, bob's two were said removed, yet stayed in the file linked to, the link replaced.
+    expect(await held(home, synced)).toBe([`spool.ndjson -> ${target}`, `spool.ndjson: ${JSON.stringify(of('alice', 2))}\n`].join('\n'))
+    // Nothing of bob's is left anywhere, and the spool drains as before.
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toMatchObject({ delivered: 1, left: 0 })
+    expect(service.received).toEqual([2])
+  })
+
+  it('has the user\'s lines taken out of a .rejected file that is a link to a file too, the link kept', async () => {
+    const { home, synced, file } = await linkedSpool([])
+    const rejectedTarget = join(synced, 'spool.ndjson.rejected')
+    await writeFile(rejectedTarget, [of('bob', 1), { ...of('default', 2), user_in_doubt: ['bob'] }, of('carol', 3)].map((l) => JSON.stringify(l) + '\n').join(''))
+    await symlink(rejectedTarget, rejectedFile(file))
+    expect(await forgetInSpool(file, 'bob')).toBe(2)
+    expect(await held(home, synced)).toBe(
+      [`spool.ndjson -> ${join(synced, 'spool.ndjson')}`, `spool.ndjson.rejected -> ${rejectedTarget}`, 'spool.ndjson: ', `spool.ndjson.rejected: ${JSON.stringify(of('carol', 3))}\n`].join('\n'),
+    )
+  })
+
+  it('takes over a claim left beside the file it leads to, and an event held beside the link, by hooks killed', async () => {
+    const { home, synced, target, file } = await linkedSpool([of('bob', 1)])
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+    await writeFile(`${target}.${dead}.0a1b2c3d.draining`, JSON.stringify(of('bob', 2)) + '\n' + JSON.stringify(of('carol', 3)) + '\n')
+    await writeFile(`${file}.${dead}.0a1b2c3e.draining`, JSON.stringify(of('bob', 4)) + '\n')
+    expect(await forgetInSpool(file, 'bob')).toBe(3)
+    expect(await held(home, synced)).toBe([`spool.ndjson -> ${target}`, `spool.ndjson: ${JSON.stringify(of('carol', 3))}\n`].join('\n'))
+  })
+
+  it('has the captures set aside moved into the file it leads to by hook --record-set-aside, the link kept', async () => {
+    const { home, synced, target, file } = await linkedSpool([event(1)])
+    await writeFile(rejectedFile(file), JSON.stringify({ ...event(2), user_in_doubt: ['alice'] }) + '\n')
+    expect(await recordSetAside(file, 'alice')).toEqual({ moved: 1, namingOthers: [], others: 0 })
+    expect(readlinkSync(file)).toBe(target)
+    expect(await spooledIds(target)).toEqual([1, 2])
+    expect(await readdir(home)).toEqual(['spool.ndjson'])
+    expect(await readdir(synced)).toEqual(['spool.ndjson'])
+  })
+
+  it('is not removed when it leads to no file for the moment another process takes that file, nor is the claim taken', async () => {
+    const { home, synced, target, file } = await linkedSpool([])
+    // Another hook's drain, alive (this test's parent), between its rename of the file and the empty
+    // file it puts in its place: the link leads to no file.
+    await unlink(target)
+    const claimed = `${target}.${process.ppid}.0a1b2c3d.draining`
+    await writeFile(claimed, JSON.stringify(event(1)) + '\n')
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toEqual({ delivered: 0, rejected: 0, left: 0, stopped: null })
+    expect(await forgetInSpool(file, 'default')).toBe(0)
+    expect(await held(home, synced)).toBe([`spool.ndjson -> ${target}`, `spool.ndjson.${process.ppid}.0a1b2c3d.draining: ${JSON.stringify(event(1))}\n`].join('\n'))
   })
 })
 

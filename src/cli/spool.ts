@@ -1,6 +1,6 @@
-import { lstatSync, readlinkSync, statSync, type Stats } from 'node:fs'
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, type Stats } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { TrimmedIdentifierSchema } from '../domain/observation'
 import { randomHex } from '../random-hex'
 import { envValue, homeFolder, homePath } from './options'
@@ -273,11 +273,13 @@ function isAlive(pid: number): boolean {
 
 /**
  * Renames a spool (or a claim of one) to take it; false when there is none to take. Only a file
- * (or a link, which the rename moves, not what it points to) is taken: a spool set to a folder
- * (`DECISION_MEMORY_SPOOL=/tmp`, `--spool ~`) or a device (`/dev/null`) would otherwise be moved
- * aside whole, the folder with everything in it, and a device read as empty and unlinked.
+ * (or a link to no file, which the rename moves, for the drain to remove: linkToNothing) is taken:
+ * a spool set to a folder (`DECISION_MEMORY_SPOOL=/tmp`, `--spool ~`) or a device (`/dev/null`)
+ * would otherwise be moved aside whole, the folder with everything in it, and a device read as
+ * empty and unlinked. `linked`: `from` is the file a spool that is a symbolic link leads to
+ * (linkedFile), and an empty file is left at once in its place, for the link to go on leading to.
  */
-async function tryRename(from: string, to: string): Promise<boolean> {
+async function tryRename(from: string, to: string, linked = false): Promise<boolean> {
   try {
     // Synchronous: one syscall, and no turn of the event loop between the look and the rename
     // for another drain or writer of this process to take.
@@ -285,18 +287,76 @@ async function tryRename(from: string, to: string): Promise<boolean> {
     if (!found.isFile() && !found.isSymbolicLink()) return false
     // Nor a link to what is no file (a named pipe, a device, a folder): read, a pipe nobody writes
     // to held the drain past the hook's --budget until Claude Code killed it. A link to nothing is
-    // taken, and removed by the drain (linkToNothing).
+    // taken, and removed by the drain (linkToNothing), but for one whose file another process is
+    // taking now (takenNow): it leads to a spool, there again in a moment.
     if (found.isSymbolicLink()) {
       const target = statOrNone(from)
       if (target !== undefined && !target.isFile()) return false
+      if (target === undefined && takenNow(from)) return false
     }
     // Not this account's: its lines are not this account's events (othersOwn).
     if (othersOwn(found)) return false
-    await rename(from, to)
+    // Synchronous as well: the link leads to no file only between the two.
+    renameSync(from, to)
+    if (linked) leaveEmptyFile(from)
     return true
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
     throw error
+  }
+}
+
+/**
+ * Puts an empty file (mode 0600) where the file a spool link leads to was, once it is taken: left
+ * leading to no file, the link would be removed by the next call (linkToNothing), and the spool be
+ * a file of its own beside it, no longer the one in the folder it was linked into. A file a writer
+ * made there meanwhile (an append through the link) is kept as it is.
+ */
+function leaveEmptyFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'a', 0o600))
+  } catch {
+    // Where it cannot be (the folder filled between the rename and this), the link leads to no
+    // file until an append makes one; a drain before that removes the link and says so.
+  }
+}
+
+/**
+ * The file a spool (or its .rejected file) that is a symbolic link to a file leads to, every link
+ * on the way followed (a user may link the spool into a synced or shared folder): that file is
+ * claimed, and the link left as it is. Renamed itself, the link was read through and replaced by a
+ * file of its own, and the file it led to kept every line, a forgotten user's too. Undefined for a
+ * file, a link to no file or to what is no file, and a link of another account's (othersOwn).
+ */
+function linkedFile(path: string): string | undefined {
+  const link = lstatOrNone(path)
+  if (link?.isSymbolicLink() !== true || othersOwn(link)) return undefined
+  if (statOrNone(path)?.isFile() !== true) return undefined
+  try {
+    return realpathSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether the file the link `link` (leading to no file now) names is claimed at this moment by a
+ * process at work on it: between the rename that takes it and the empty file put in its place
+ * (leaveEmptyFile), the link leads to nothing, and another hook would remove it.
+ */
+function takenNow(link: string): boolean {
+  try {
+    const target = resolve(dirname(link), readlinkSync(link))
+    const dir = dirname(target)
+    const base = basename(target)
+    return readdirSync(dir).some((name) => {
+      const match = name.startsWith(`${base}.`) ? /^\.(\d+)\.[0-9a-f]+\.(draining|forgetting)$/.exec(name.slice(base.length)) : null
+      if (match === null) return false
+      const pid = Number(match[1])
+      return pid === process.pid ? madeHere.has(join(dir, name)) : isAlive(pid)
+    })
+  } catch {
+    return false
   }
 }
 
@@ -309,38 +369,44 @@ async function tryRename(from: string, to: string): Promise<boolean> {
  * `inProgress` is told the pid of each claim it leaves to a process still at work on it.
  */
 async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining', inProgress: (pid: number) => void = () => {}): Promise<string[]> {
-  const dir = dirname(file)
-  const base = basename(file)
-  const mine = () => ownName(join(dir, base), kind)
+  // A link to a file: that file is taken, beside it, and the link stays (linkedFile). Claims are
+  // looked for beside both: beside the link are the events held while delivered (holdWhileDelivering).
+  const linked = linkedFile(file)
+  const mine = (place: string) => ownName(place, kind)
   const claims: string[] = []
-  let names: string[]
-  try {
-    names = await readdir(dir)
-  } catch (error) {
-    // No folder there, or a file where it would be (a spool path under a file): no spool to take.
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return []
-    throw error
-  }
   // `.PID.HEX.draining` (or `.forgetting`) after the file's name: a claim of this kind.
   const claimName = new RegExp(`^\\.(\\d+)\\.[0-9a-f]+\\.${kind}$`)
-  for (const name of names.sort()) {
-    const match = name.startsWith(`${base}.`) ? claimName.exec(name.slice(base.length)) : null
-    if (match === null) continue
-    const pid = Number(match[1])
-    const path = join(dir, name)
-    // Another process's (or this one's), at work on it now: its lines are its own until it is done.
-    if ((pid === process.pid ? madeHere.has(path) : isAlive(pid)) && !(await isStale(path))) {
-      // Not said when gone by now: its process is done, and put its lines back in `file` (taken
-      // below) or moved them into the spool. Nor when it is this process's own: no other's.
-      if (pid !== process.pid && lstatOrNone(path) !== undefined) inProgress(pid)
-      continue
+  for (const place of linked === undefined ? [file] : [file, linked]) {
+    const dir = dirname(place)
+    const base = basename(place)
+    let names: string[]
+    try {
+      names = await readdir(dir)
+    } catch (error) {
+      // No folder there, or a file where it would be (a spool path under a file): no spool to take.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return claims
+      throw error
     }
-    const to = mine()
-    if (await tryRename(join(dir, name), to)) claims.push(await stamped(to))
+    for (const name of names.sort()) {
+      const match = name.startsWith(`${base}.`) ? claimName.exec(name.slice(base.length)) : null
+      if (match === null) continue
+      const pid = Number(match[1])
+      const path = join(dir, name)
+      // Another process's (or this one's), at work on it now: its lines are its own until it is done.
+      if ((pid === process.pid ? madeHere.has(path) : isAlive(pid)) && !(await isStale(path))) {
+        // Not said when gone by now: its process is done, and put its lines back in `file` (taken
+        // below) or moved them into the spool. Nor when it is this process's own: no other's.
+        if (pid !== process.pid && lstatOrNone(path) !== undefined) inProgress(pid)
+        continue
+      }
+      const to = mine(place)
+      if (await tryRename(path, to)) claims.push(await stamped(to))
+    }
   }
-  const to = mine()
-  if (await tryRename(file, to)) claims.push(await stamped(to))
+  const taken = linked ?? file
+  const to = mine(taken)
+  if (await tryRename(taken, to, linked !== undefined)) claims.push(await stamped(to))
   return claims
 }
 
