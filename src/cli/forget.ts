@@ -17,7 +17,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   none of its events was USER's). The spool's events of USER are removed even when the store
   cannot be (no service and no store: exit 1), and stderr says how many, and the captures in
   doubt it left. A .rejected file another process holds as it runs (a hook --record-set-aside) is
-  said on stderr: run forget again once that is done.
+  said on stderr: run forget again once that is done. A spool it cannot take them all out of (a
+  spool it cannot write back to) is said on stderr with how many it removed before: exit 1.
 
   --user USER  whose data (required)
   --yes        required: without it, nothing is deleted (exit 2)
@@ -70,7 +71,20 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // The hook's own spool when it was run with --spool: else its events, delivered later, would
   // bring back some of what was just forgotten.
   let held: number[] = []
-  const spooled = await forgetInSpool(spool, user, (pids) => (held = pids))
+  let spooled = 0
+  try {
+    await forgetInSpool(spool, user, (pids) => (held = pids), (removed) => (spooled = removed))
+  } catch (error) {
+    // The store's part is done: thrown, the error left it unsaid (a stack trace), and the events
+    // removed before the spool failed uncounted.
+    const { deleted } = answer.body as { deleted: number }
+    const entries = `${deleted} ${deleted === 1 ? 'entry' : 'entries'} deleted`
+    process.stderr.write(
+      printable(`decision-memory forget: forgot ${shownName(user)} in the store (${entries}), but ${spoolFailure(spool, user, spooled, error)}; forget again once it is mended`) + '\n',
+    )
+    await sayLeftInSpool(spool, user, held)
+    return 1
+  }
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
@@ -90,17 +104,33 @@ async function forgetInSpoolAfterFailure(spool: string, user: string): Promise<v
   let spooled = 0
   let held: number[] = []
   try {
-    spooled = await forgetInSpool(spool, user, (pids) => (held = pids))
+    await forgetInSpool(spool, user, (pids) => (held = pids), (removed) => (spooled = removed))
   } catch (error) {
-    process.stderr.write(printable(`decision-memory forget: cannot take ${shownName(user)}'s events out of the spool ${spool}: ${(error as Error).message}`) + '\n')
+    // Partway, the events removed before it failed are counted below all the same: said as none
+    // removed, a person would look for them still in the spool.
+    process.stderr.write(printable(`decision-memory forget: ${spoolFailure(spool, user, spooled, error)}`) + '\n')
   }
   if (spooled > 0) {
-    const events = `${spooled} spooled hook ${spooled === 1 ? 'event' : 'events'}`
-    process.stderr.write(printable(`decision-memory forget: ${events} of ${shownName(user)} removed from ${spool}, but the store's part failed (below): forget again once it is mended`) + '\n')
+    process.stderr.write(printable(`decision-memory forget: ${spooledEvents(spooled)} of ${shownName(user)} removed from ${spool}, but the store's part failed (below): forget again once it is mended`) + '\n')
   }
   // Said here too: run again once the store is mended, the forget leaves them as well, and a person
   // told only of the failure would not know they are there to look at.
   await sayLeftInSpool(spool, user, held)
+}
+
+/** `1 spooled hook event`, `2 spooled hook events`. */
+function spooledEvents(count: number): string {
+  return `${count} spooled hook ${count === 1 ? 'event' : 'events'}`
+}
+
+/**
+ * Why the user's events could not be taken out of the spool (forgetInSpool threw), `removed` of
+ * them taken out before: `cannot take all of bob's events out of the spool FILE (2 removed before
+ * it failed): …`, or, none removed, `cannot take bob's events out of …`.
+ */
+function spoolFailure(spool: string, user: string, removed: number, error: unknown): string {
+  const before = removed > 0 ? ` (${removed} removed before it failed)` : ''
+  return `cannot take ${removed > 0 ? 'all of ' : ''}${shownName(user)}'s events out of the spool ${spool}${before}: ${(error as Error).message}`
 }
 
 /**

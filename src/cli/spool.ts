@@ -611,7 +611,16 @@ export async function drainSpool(
  * `inProgress` is told the pids of those processes, for the forget to say what may be left.
  * Returns how many events it removed.
  */
-export async function forgetInSpool(file: string, user: string, inProgress: (pids: number[]) => void = () => {}): Promise<number> {
+export async function forgetInSpool(
+  file: string,
+  user: string,
+  inProgress: (pids: number[]) => void = () => {},
+  /**
+   * Told how many of the user's events are removed so far, each time more are: a forget that throws
+   * partway (a claim it cannot read, a spool it cannot write back to) has removed those all the same.
+   */
+  removedSoFar: (removed: number) => void = () => {},
+): Promise<number> {
   let removed = 0
   const isUsers = (line: string) => {
     try {
@@ -636,8 +645,12 @@ export async function forgetInSpool(file: string, user: string, inProgress: (pid
   const keepOthers = async (taken: string, to: string) => {
     const lines = await linesOf(taken)
     const others = lines.filter((l) => !isUsers(l))
-    removed += lines.length - others.length
-    await putBack(taken, to, others, lines.length)
+    // Counted once they are out of the claim (putBack rewrites it first): what fails after that
+    // (writing the others back) leaves them out all the same.
+    await putBack(taken, to, others, lines.length, () => {
+      removed += lines.length - others.length
+      removedSoFar(removed)
+    })
   }
   for (const claimed of await claim(file)) await keepOthers(claimed, file)
   // The file of refused ones is claimed as the spool is, under a name of its own that no drain
@@ -684,13 +697,14 @@ function linkToNothing(claimed: string, error: NodeJS.ErrnoException): { target:
  * Puts `kept`, lines of the claim `taken` (`of` lines in all), back in `to`, then removes the claim.
  * With some of its lines not kept, the claim is first rewritten with the kept ones alone (a whole
  * file renamed over it): killed after that, the process leaves a claim that the next drain or
- * forget takes over with those lines only.
+ * forget takes over with those lines only. `rewritten` is told once it is so.
  */
-async function putBack(taken: string, to: string, kept: string[], of: number): Promise<void> {
+async function putBack(taken: string, to: string, kept: string[], of: number, rewritten: () => void = () => {}): Promise<void> {
   if (kept.length < of) {
     const without = `${taken}.${randomHex(4)}.tmp`
     await writeFile(without, kept.map((l) => l + '\n').join(''), { mode: 0o600 })
     await rename(without, taken)
+    rewritten()
   }
   if (kept.length > 0) await appendToLive(to, kept.join('\n') + '\n')
   await unlink(taken)
