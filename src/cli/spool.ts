@@ -124,6 +124,8 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
     await mkdir(dirname(file), { recursive: true, mode: 0o700 })
     await appendToLive(file, JSON.stringify(event) + '\n')
   } catch (error) {
+    // Said of the event, as the other causes are: written, it may be in a claim already read.
+    if (error instanceof SpoolReplacedError) throw new Error(`the spool ${file} ${REPLACED_WHY}: this event may not be kept`)
     const code = (error as NodeJS.ErrnoException).code
     // That the event is not kept said as for the other causes: "is a folder" alone left a person
     // looking for it in the folder.
@@ -181,7 +183,7 @@ function notOurs(file: string, uid: number): Error {
 async function appendToLive(file: string, text: string): Promise<void> {
   // Bounded: a file system whose stat and fstat disagree must not hold the hook forever (the
   // copies it would leave are one event each to a drain).
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
     const link = lstatOrNone(file)
     if (link?.isSymbolicLink() === true && othersOwn(link)) throw notOurs(file, link.uid)
     // A named pipe (`mkfifo`) or a socket keeps nothing, and opening a pipe no one reads blocks
@@ -200,6 +202,22 @@ async function appendToLive(file: string, text: string): Promise<void> {
     } finally {
       await handle.close()
     }
+  }
+  // Given up on without a word, a hook's event was lost unsaid: the lines may be in a claim a drain
+  // read before they landed (or, where stat and fstat disagree, in the file, written each time).
+  throw new SpoolReplacedError(file)
+}
+
+/** How many times appendToLive writes lines again to a spool found replaced after each write. */
+const APPEND_ATTEMPTS = 5
+
+/** Why appendToLive gave up, in words that follow `the spool FILE `. */
+const REPLACED_WHY = `was replaced after each of ${APPEND_ATTEMPTS} writes to it (taken by other processes' drains, or a file system whose stat and fstat disagree)`
+
+/** Lines appendToLive gave up on (REPLACED_WHY): they may not be kept. */
+class SpoolReplacedError extends Error {
+  constructor(file: string) {
+    super(`${file} ${REPLACED_WHY}: what was written to it may not be kept`)
   }
 }
 
