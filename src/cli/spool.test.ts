@@ -738,6 +738,17 @@ describe('a spool that is a symbolic link to a file (linked into a synced or sha
     expect(await forgetInSpool(file, 'default')).toBe(0)
     expect(await held(home, synced)).toBe([`spool.ndjson -> ${target}`, `spool.ndjson.${process.ppid}.0a1b2c3d.draining: ${JSON.stringify(event(1))}\n`].join('\n'))
   })
+
+  it('is not removed so either through a link to a link', async () => {
+    const { home, synced, target, file } = await linkedSpool([])
+    await unlink(file)
+    await symlink('middle.ndjson', file)
+    await symlink(target, join(home, 'middle.ndjson'))
+    await unlink(target)
+    await writeFile(`${target}.${process.ppid}.0a1b2c3d.draining`, '')
+    expect(await drainSpool(file, async () => 'delivered')).toEqual({ delivered: 0, rejected: 0, left: 0, stopped: null })
+    expect(await held(home, synced)).toBe([`middle.ndjson -> ${target}`, 'spool.ndjson -> middle.ndjson', `spool.ndjson.${process.ppid}.0a1b2c3d.draining: `].join('\n'))
+  })
 })
 
 describe('a spool under a file', () => {

@@ -364,7 +364,11 @@ function linkedFile(path: string): string | undefined {
  */
 function takenNow(link: string): boolean {
   try {
-    const target = resolve(dirname(link), readlinkSync(link))
+    // The last of the links on the way (a link to a link), where no link is: the file taken.
+    let target = resolve(dirname(link), readlinkSync(link))
+    for (let hop = 0; hop < 40 && lstatOrNone(target)?.isSymbolicLink() === true; hop++) {
+      target = resolve(dirname(target), readlinkSync(target))
+    }
     const dir = dirname(target)
     const base = basename(target)
     return readdirSync(dir).some((name) => {
