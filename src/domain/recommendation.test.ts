@@ -716,6 +716,8 @@ describe("asking against the session's own latest choice (R-MEM-5, R-ASK-2)", ()
     const now = recommend(input({ observations: obs, session_id: 'now' }))
     // What the evidence says stands: only ask changes.
     expect(now).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: true, ask_reason: ASKED })
+    // The p recommend()'s comment quotes: above auto_resolve_p, so only this rule asks.
+    expect(now.p).toBe(0.9389)
     expect(now.p).toBeGreaterThanOrEqual(policy.ask.auto_resolve_p)
     const fresh = recommend(input({ observations: obs, session_id: 'new' }))
     expect(fresh).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false })

@@ -471,7 +471,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   // session layer is there to reference the option the user just chose): the evidence still
   // decides what is recommended, but answering for them against what they said minutes ago is
   // not done. 120 choices of Tier M, then Tier S chosen in the session, auto-resolved the
-  // session's next question Tier M (p 0.96). Asked until the session's latest choice agrees.
+  // session's next question Tier M (p 0.9389). Asked until the session's latest choice agrees.
   const sessionChose = input.session_id === undefined ? undefined : sessionChoseOtherwise(input.memory, selection, input.session_id, recommended, labels)
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
