@@ -2744,3 +2744,69 @@ describe('a refused hook payload says in its message the fields its issues name 
     }
   })
 })
+
+describe("POST /v1/hooks/claude-code: the session's own choice (R-MEM-5, R-ASK-2)", () => {
+  const METHOD = { question: METHOD_QUESTION.question, header: METHOD_QUESTION.header, all_options: ['TDD', 'DDD'] }
+  const SESSION = 'session-own-choice'
+  /** A PreToolUse of the session asking the tier and the methodology at once. */
+  const askBoth = (id: string) => {
+    const payload = claudeCodeFixture('pre-tool-use')
+    payload.tool_input.questions.push(METHOD_QUESTION)
+    return { ...payload, session_id: SESSION, tool_use_id: id }
+  }
+  /**
+   * Its PostToolUse as Claude Code sends it under -p: the questions the PreToolUse left in the
+   * picker (its updatedInput), and `answers` keyed by question text, those it gave kept in them.
+   */
+  const answered = (id: string, shown: { questions: unknown[] }, answers: Record<string, string>) => {
+    const payload = claudeCodeFixture('post-tool-use-single')
+    for (const where of [payload.tool_input, payload.tool_response]) Object.assign(where, { questions: shown.questions, answers })
+    return { ...payload, session_id: SESSION, tool_use_id: id }
+  }
+
+  it("counts no answer it gave itself as the session's, asks the tier the session chose otherwise, and answers it again once the session agrees", async () => {
+    const { call, clock, store } = await createTestApp()
+    expect((await call('POST', '/v1/observations', [...pastChoices(25, 'Tier M', TIER), ...pastChoices(25, 'TDD', METHOD).map((o) => ({ ...o, decision_id: `m-${o.decision_id}` }))])).status).toBe(201)
+    const tierInSession = async () => (await call('POST', '/v1/recommendations', { ...TIER, project: FIXTURE_PROJECT, session_id: SESSION })).body
+
+    // Both answered for the user; the PostToolUse carries those answers back: copies, not the user's.
+    const first = (await call('POST', HOOK, askBoth('toolu_own_1'))).body.hookSpecificOutput
+    expect(first).toMatchObject({ permissionDecision: 'allow' })
+    const given = first.updatedInput.answers as Record<string, string>
+    expect(Object.keys(given).sort()).toEqual([METHOD_QUESTION.question, TIER_QUESTION].sort())
+    clock.advance(60_000)
+    expect((await call('POST', HOOK, answered('toolu_own_1', first.updatedInput, given))).body).toEqual({})
+    expect((await observationsOf(store)).filter((o) => o.session_id === SESSION).map((o) => o.source)).toEqual(['auto-resolved', 'auto-resolved'])
+    expect(await tierInSession()).toMatchObject({ ask: false, layers: { session: { observations: 0 } } })
+
+    // Answered for the user again, but Claude Code asked them after all (another hook said ask): they chose Tier S.
+    clock.advance(60_000)
+    const second = (await call('POST', HOOK, askBoth('toolu_own_2'))).body.hookSpecificOutput
+    expect(second.permissionDecision).toBe('allow')
+    clock.advance(60_000)
+    expect((await call('POST', HOOK, answered('toolu_own_2', second.updatedInput, { ...second.updatedInput.answers, [TIER_QUESTION]: 'Tier S' }))).body).toEqual({})
+    expect(await tierInSession()).toMatchObject({ recommended: 'Tier M', ask: true, layers: { session: { observations: 1, majority: 'Tier S' } } })
+
+    // The next call of the session asks the tier alone, the methodology still answered for them.
+    clock.advance(60_000)
+    const third = (await call('POST', HOOK, askBoth('toolu_own_3'))).body.hookSpecificOutput
+    expect(third.permissionDecision).toBe('ask')
+    expect(third.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([TIER_QUESTION])
+    expect(Object.keys(third.updatedInput.answers)).toEqual([METHOD_QUESTION.question])
+    const shown = third.updatedInput.questions[0].options[0].label as string
+    expect(shown).toMatch(/^Tier M /)
+    // The user picks Tier M as shown: the session agrees, and the next call answers both again.
+    clock.advance(60_000)
+    expect((await call('POST', HOOK, answered('toolu_own_3', third.updatedInput, { ...third.updatedInput.answers, [TIER_QUESTION]: shown }))).body).toEqual({})
+    expect(await tierInSession()).toMatchObject({ ask: false })
+    clock.advance(60_000)
+    const fourth = (await call('POST', HOOK, askBoth('toolu_own_4'))).body.hookSpecificOutput
+    expect(fourth.permissionDecision).toBe('allow')
+    expect(Object.keys(fourth.updatedInput.answers).sort()).toEqual([METHOD_QUESTION.question, TIER_QUESTION].sort())
+    const own = (await observationsOf(store)).filter((o) => o.session_id === SESSION && o.source === 'user')
+    expect(own.map((o) => [o.point, o.chosen])).toEqual([
+      ['complexity-tier', ['Tier S']],
+      ['complexity-tier', ['Tier M']],
+    ])
+  })
+})
