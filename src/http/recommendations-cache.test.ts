@@ -98,6 +98,36 @@ describe('recommendations asked again (policy cache)', () => {
     expect((await ask(app)).body).toMatchObject({ state: 'static-default', observations: 0 })
   })
 
+  it("serves no answer kept from before the session's own choice: the choice asks it in that session, not in another", async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 25)
+    // Started before: a recommendation that starts its session writes, and keeps no answer.
+    expect((await app.call('POST', '/v1/sessions', { user: 'alice', session_id: 'now' })).status).toBe(201)
+    const reads = vi.spyOn(app.store, 'readPoint')
+    const inSession = (session_id: string) => ask(app, { session_id })
+    const kept = (await inSession('now')).body
+    expect(kept).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false })
+    // Asked again with nothing written: the answer kept is served.
+    expect((await inSession('now')).body).toEqual(kept)
+    expect(reads).toHaveBeenCalledTimes(1)
+
+    // A moment later, the user chooses Tier S in session `now` (the cache's seconds not yet past).
+    app.clock.advance(5_000)
+    await choose(app, 'Tier S', 1, { session_id: 'now' })
+    const reason = 'in this session you last chose Tier S here, not Tier M: asked until your choice in this session agrees'
+    expect((await inSession('now')).body).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: true, ask_reason: reason })
+    const plan = (await app.call('POST', '/v1/plan', { user: 'alice', session_id: 'now', questions: [{ question: TIER.question, header: TIER.header, options: TIER.all_options.map((label) => ({ label })) }] })).body
+    expect(plan.answers).toEqual({})
+    expect(plan.questions[0]).toMatchObject({ ask: true, recommendation: { ask_reason: reason } })
+    expect((await inSession('new')).body).toMatchObject({ recommended: 'Tier M', ask: false })
+
+    // Tier M chosen in the session again: answered for it again, not asked from the answer kept.
+    app.clock.advance(5_000)
+    await choose(app, 'Tier M', 1, { session_id: 'now' })
+    expect((await inSession('now')).body).toMatchObject({ ask: false, as_of: app.clock.now().toISOString() })
+    reads.mockRestore()
+  })
+
   it('computes a replay (as_of) every time, and every answer when cache.seconds is 0', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier M', 6)
