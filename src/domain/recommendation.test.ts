@@ -783,6 +783,39 @@ describe("asking against the session's own latest choice (R-MEM-5, R-ASK-2)", ()
       ask_reason: 'in this session you last chose Lint here, not Lint and Test: asked until your choice in this session agrees',
     })
   })
+
+  it('gives way, in ask_reason, to the rules README lists before it, and goes before the options reworded', () => {
+    const chose = (option: string, minutes: number) => observation({ chosen: [option], timestamp: at(minutes), session_id: 'now' })
+    const auto = (minutes: number) => observation({ chosen: ['Tier M'], timestamp: at(minutes), session_id: 'other', source: 'auto-resolved' })
+    const reason = (obs: Observation[], more: Partial<RecommendationInput> = {}) => {
+      const r = recommend(input({ observations: obs, session_id: 'now', ...more }))
+      expect(r.ask).toBe(true)
+      return r.ask_reason
+    }
+    expect(reason(history(chose('Tier S', 5)), { personalization: false })).toBe('personalization is off for this session')
+    const asking = compilePolicy({ ...policy, points: [{ key: 'tier', match: { question: '^Which size should it be\\?$' }, always_ask: true, sensitive: false }] })
+    expect(reason(history(chose('Tier S', 5)), { policy: asking })).toBe('the policy marks this point always_ask')
+    // Nine answers given for the user since the session's choice: the check-in.
+    const nine = Array.from({ length: 9 }, (_, i) => auto(4 - i / 10))
+    expect(reason(history(chose('Tier S', 5), ...nine))).toBe('9 answers in a row were auto-resolved: checking in with the user')
+    // An answer given for them, then the session's Tier S: asked as a check-in answered otherwise.
+    expect(reason(history(auto(9), chose('Tier S', 5)))).toBe('asked after answers given for them, the user last chose Tier S, not Tier M: asking again')
+    expect(reason(history(chose('Tier S', 5)))).toBe(ASKED)
+
+    // Multi-select, Test reworded Testing: every choice names an option not offered now, the
+    // session's last too, which is then not the set recommended: the session's rule is named.
+    const offered = [{ option: 'Lint' }, { option: 'Testing' }, { option: 'Docs' }]
+    const set = (chosen: string[], timestamp: string, session_id: string) =>
+      observation({ chosen, options: ['Lint', 'Test', 'Docs'], multi_select: true, timestamp, session_id })
+    const sets = Array.from({ length: 120 }, (_, i) => set(['Lint', 'Test'], day(121 - i), `s-${i}`))
+    const r = (...then: Observation[]) => recommend(input({ options: offered, multi_select: true, observations: [...sets, ...then], session_id: 'now' }))
+    expect(r()).toMatchObject({ recommended: ['Lint'], ask: true, ask_reason: expect.stringMatching(/% of the choices here named options not offered now: asking$/) })
+    expect(r(set(['Lint', 'Test'], at(5), 'now'))).toMatchObject({
+      recommended: ['Lint'],
+      ask: true,
+      ask_reason: 'in this session you last chose Lint and Test here, not Lint: asked until your choice in this session agrees',
+    })
+  })
 })
 
 describe('layers (R-MEM-5)', () => {
