@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { loadPolicy } from '../config/load-policy'
 import { compilePolicy } from '../domain/policy'
 import { createTestApp, START } from '../../test/support/test-app'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 
 // Recommendations as time passes: a change of preference, and checking in after auto-resolved answers.
 
@@ -430,5 +431,27 @@ describe("POST /v1/recommendations: the session's own latest choice (R-MEM-5, R-
     expect((await call('POST', '/v1/observations', [minutesAgo('Tier M', 2)])).status).toBe(201)
     const agreed = (await call('POST', '/v1/recommendations', { ...TIER, session_id: 'now' })).body
     expect(agreed).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false })
+  })
+})
+
+describe("POST /v1/recommendations: the session's own latest choice beside required decisions (R-CON-2)", () => {
+  it('is answered where a required decision fixes the answer, and asked where one only rules options out', async () => {
+    const { call } = await createTestApp()
+    const months = Array.from({ length: 120 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', session_id: `s-${i}`, timestamp: before((121 - i) * DAY) }))
+    const chosen = { ...TIER, user_choice: 'Tier S', session_id: 'now', timestamp: before(5 * 60_000) }
+    expect((await call('POST', '/v1/observations', [...months, chosen])).status).toBe(201)
+    const inSession = async () => (await call('POST', '/v1/recommendations', { ...TIER, session_id: 'now' })).body
+    const decision = { ...REQUIRED_TIER_L, scope: { points: [(await inSession()).point] } }
+
+    // Tier S ruled out: the session's choice of it is still no agreement with Tier M.
+    expect((await call('POST', '/v1/decisions', { ...decision, key: 'D-002', title: 'Never Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] })).status).toBe(201)
+    expect(await inSession()).toMatchObject({
+      recommended: 'Tier M',
+      ask: true,
+      ask_reason: 'in this session you last chose Tier S here, not Tier M: asked until your choice in this session agrees',
+    })
+    // Tier L required: the contract answers, whatever the session chose.
+    expect((await call('POST', '/v1/decisions', { ...decision, key: 'D-001' })).status).toBe(201)
+    expect(await inSession()).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: false, ask_reason: 'required decision D-001 fixes the answer: auto-resolve' })
   })
 })
