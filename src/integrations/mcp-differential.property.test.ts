@@ -298,3 +298,26 @@ describe('the MCP tools against their routes (R-SVC-6)', () => {
     expect(found.slice(0, 3)).toEqual([])
   })
 })
+
+describe("the MCP tools and the session's own latest choice (R-MEM-5, R-ASK-2)", () => {
+  it('recommend and plan_questions ask in the session that chose otherwise, through the service and on a store, as the routes do', async () => {
+    const app = await createTestApp({ now: NOW })
+    const tier = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+    const day = (d: number) => new Date(Date.parse(NOW) - d * 86_400_000).toISOString()
+    const months = Array.from({ length: 120 }, (_, i) => ({ ...tier, user_choice: 'Tier M', session_id: `s-${i}`, timestamp: day(121 - i) }))
+    const chosen = { ...tier, user_choice: 'Tier S', session_id: 'now', timestamp: new Date(Date.parse(NOW) - 300_000).toISOString() }
+    expect((await app.call('POST', '/v1/observations', [...months, chosen])).status).toBe(201)
+    const reason = 'in this session you last chose Tier S here, not Tier M: asked until your choice in this session agrees'
+    const question = { question: tier.question, header: tier.header, options: tier.all_options.map((label) => ({ label, description: label })), multiSelect: false }
+    for (const backend of [throughService(app), onStore(app)]) {
+      const client = await clientOf(backend, app.clock)
+      const asked = toldByTool(await client.callTool({ name: 'recommend', arguments: { ...tier, session_id: 'now' } }))
+      expect(asked).toMatchObject({ ok: true, body: { recommended: 'Tier M', state: 'sufficient', ask: true, ask_reason: reason } })
+      const plan = toldByTool(await client.callTool({ name: 'plan_questions', arguments: { session_id: 'now', questions: [question] } }))
+      expect(plan).toMatchObject({ ok: true, body: { answers: {}, questions: [{ ask: true, recommendation: { ask_reason: reason } }] } })
+      const fresh = toldByTool(await client.callTool({ name: 'plan_questions', arguments: { session_id: 'new', questions: [question] } }))
+      expect(fresh).toMatchObject({ ok: true, body: { answers: { [tier.question]: expect.stringMatching(/^Tier M/) } } })
+      await client.close()
+    }
+  })
+})
