@@ -784,6 +784,22 @@ describe("asking against the session's own latest choice (R-MEM-5, R-ASK-2)", ()
     })
   })
 
+  it('reads an answer typed instead of an option as none of the options, and text typed beside a set as no part of it', () => {
+    const typed = observation({ chosen: [], other: 'Tier XS, just a typo fix', timestamp: at(5), session_id: 'now' })
+    expect(recommend(input({ observations: history(typed), session_id: 'now' }))).toMatchObject({
+      recommended: 'Tier M',
+      ask: true,
+      ask_reason: 'in this session you last chose none of the options here, not Tier M: asked until your choice in this session agrees',
+    })
+    const checks = [{ option: 'Lint' }, { option: 'Test' }, { option: 'Docs' }]
+    const set = (chosen: string[], timestamp: string, session_id: string, other: string | null = null) =>
+      observation({ chosen, other, options: ['Lint', 'Test', 'Docs'], multi_select: true, timestamp, session_id })
+    const sets = Array.from({ length: 120 }, (_, i) => set(['Lint', 'Test'], day(121 - i), `s-${i}`))
+    const r = (...then: Observation[]) => recommend(input({ options: checks, multi_select: true, observations: [...sets, ...then], session_id: 'now' }))
+    // Lint and Test ticked, and more typed beside them: the set is Lint and Test, the one recommended.
+    expect(r(set(['Lint', 'Test'], at(5), 'now', 'and the changelog'))).toMatchObject({ recommended: ['Lint', 'Test'], ask: false })
+  })
+
   it('gives way, in ask_reason, to the rules README lists before it, and goes before the options reworded', () => {
     const chose = (option: string, minutes: number) => observation({ chosen: [option], timestamp: at(minutes), session_id: 'now' })
     const auto = (minutes: number) => observation({ chosen: ['Tier M'], timestamp: at(minutes), session_id: 'other', source: 'auto-resolved' })
