@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
-import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
+import { chmod, chown, lchown, mkdir, readdir, readFile, rename, rmdir, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -247,6 +247,37 @@ describe('the hook spool (R-CAP-6)', () => {
     const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
     expect(aside).toHaveLength(2)
     expect(await spooledIds(file)).toEqual([])
+  })
+
+  it('leaves a claim it cannot put back holding only what it did not deliver: none delivered again, none set aside twice', async () => {
+    const file = await freshSpool()
+    for (const id of [0, 1, 2]) await appendToSpool(file, event(id))
+    // 0 taken, 1 refused for good, 2 not taken: the spool's path a folder meanwhile, 2 cannot go back.
+    const first = drainSpool(file, async (e) => {
+      const id = (e.payload as { id: number }).id
+      if (id === 0) return 'delivered'
+      if (id === 1) return 'rejected'
+      await mkdir(file)
+      return 'failed'
+    })
+    await expect(first).rejects.toThrow('EISDIR')
+    await rmdir(file)
+    const dir = join(file, '..')
+    const [claimed] = (await readdir(dir)).filter((n) => n.endsWith('.draining'))
+    expect(await readFile(join(dir, claimed as string), 'utf8')).toBe(JSON.stringify(event(2)) + '\n')
+    // Its hook then ended: the claim is a dead process's, for the next drain to take over.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+    await rename(join(dir, claimed as string), join(dir, `spool.ndjson.${dead}.0a1b2c3d.draining`))
+    const offered: number[] = []
+    const drained = await drainSpool(file, async (e) => {
+      const id = (e.payload as { id: number }).id
+      offered.push(id)
+      return id === 1 ? 'rejected' : 'delivered'
+    })
+    expect(offered).toEqual([2])
+    expect(drained).toEqual({ delivered: 1, rejected: 0, left: 0, stopped: null })
+    const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
+    expect(aside).toEqual([JSON.stringify(event(1))])
   })
 
   it('keeps an event being delivered as a claim until released, and writes nothing beside a spool that is a folder', async () => {

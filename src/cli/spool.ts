@@ -611,6 +611,12 @@ export async function drainSpool(
       result.rejected += rejected.length
       setAside()
     }
+    // The claim first keeps only what goes back: a put-back that fails (a full disk, a spool found
+    // replaced after each write) leaves the claim for the next drain, which delivered again the
+    // events taken and set aside again those refused, each twice in the .rejected file.
+    if (keep.length > 0 && keep.length < spooledLines(text).filter((l) => l.trim() !== '').length && lstatOrNone(claimed) !== undefined) {
+      await rewriteClaim(claimed, keep)
+    }
     if (keep.length > 0) await appendToLive(file, keep.join('\n') + '\n')
     result.left += keep.length
     // Gone only if another drain took it over as left over (CLAIM_STALE_MS): its events are that drain's now.
@@ -723,13 +729,24 @@ function linkToNothing(claimed: string, error: NodeJS.ErrnoException): { target:
  */
 async function putBack(taken: string, to: string, kept: string[], of: number, rewritten: () => void = () => {}): Promise<void> {
   if (kept.length < of) {
-    const without = `${taken}.${randomHex(4)}.tmp`
-    await writeFile(without, kept.map((l) => l + '\n').join(''), { mode: 0o600 })
-    await rename(without, taken)
+    await rewriteClaim(taken, kept)
     rewritten()
   }
   if (kept.length > 0) await appendToLive(to, kept.join('\n') + '\n')
   await unlink(taken)
+}
+
+/** Makes the claim `taken` hold the lines `kept` alone, at once: a whole file renamed over it. */
+async function rewriteClaim(taken: string, kept: string[]): Promise<void> {
+  const without = `${taken}.${randomHex(4)}.tmp`
+  try {
+    await writeFile(without, kept.map((l) => l + '\n').join(''), { mode: 0o600 })
+    await rename(without, taken)
+  } catch (error) {
+    // Cut short (a full disk), it would be left beside the spool for good: the claim stays whole.
+    await unlink(without).catch(() => {})
+    throw error
+  }
 }
 
 /** What `hook --record-set-aside` did with the file of refused ones (recordSetAside). */
