@@ -214,10 +214,14 @@ const APPEND_ATTEMPTS = 5
 /** Why appendToLive gave up, in words that follow `the spool FILE `. */
 const REPLACED_WHY = `was replaced after each of ${APPEND_ATTEMPTS} writes to it (taken by other processes' drains, or a file system whose stat and fstat disagree)`
 
-/** Lines appendToLive gave up on (REPLACED_WHY): they may not be kept. */
+/**
+ * Lines appendToLive gave up on (REPLACED_WHY). Whether they are kept is the caller's to say: a
+ * hook's event at hand may not be (appendToSpool, appendToRejected), but the lines a drain, a forget
+ * or a move puts back wait in its claim, which it keeps for the next call to take over.
+ */
 class SpoolReplacedError extends Error {
   constructor(file: string) {
-    super(`${file} ${REPLACED_WHY}: what was written to it may not be kept`)
+    super(`${file} ${REPLACED_WHY}`)
   }
 }
 
@@ -256,7 +260,10 @@ export function lstatOrNone(path: string): Stats | undefined {
 export async function appendToRejected(file: string, event: SpooledEvent): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 })
   // As to the spool: a forget may take the file aside (and remove it) while this writes to it.
-  await appendToLive(rejectedFile(file), JSON.stringify(event) + '\n')
+  await appendToLive(rejectedFile(file), JSON.stringify(event) + '\n').catch((error: unknown) => {
+    if (error instanceof SpoolReplacedError) throw new Error(`${rejectedFile(file)} ${REPLACED_WHY}: this event may not be kept`)
+    throw error
+  })
 }
 
 /**
