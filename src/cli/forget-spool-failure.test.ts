@@ -1,9 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
+import { closedPort } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
 
 /**
@@ -48,13 +47,9 @@ async function heldBeside(spool: string): Promise<string> {
   return texts.join('')
 }
 
-/** A loopback URL nothing listens on. */
+/** A loopback URL nothing listens on, held so for the test (closedPort: no service is given its port meanwhile). */
 async function deadUrl(): Promise<string> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((done) => server.close(() => done()))
-  return `http://127.0.0.1:${port}`
+  return `http://127.0.0.1:${await closedPort()}`
 }
 
 const failed = (spool: string) => `cannot take all of bob's events out of the spool ${spool} (1 removed before it failed): EROFS: read-only file system, open '${spool}'`
