@@ -571,6 +571,12 @@ describe('the folders a repository no longer has', () => {
     const known = ['github.com/acme/shop/docs/adr', 'shop/docs/adr']
     expect(movedAway('/r', names, known, held, (p) => tree.has(p))).toEqual(['github.com/acme/shop/doc/adr', 'shop/doc/adr'])
   })
+
+  it('are listed by code unit, as on every machine, not by the locale', () => {
+    const held = ['z', 'aa', 'adr', 'Adr', 'B'].map((name) => stored(`github.com/acme/shop/${name}`, '0001-use-a.md'))
+    // By localeCompare, `a…` before `B` (en), `aa` after `z` (da): by the machine it ran on.
+    expect(movedAway('/r', ['github.com/acme/shop'], [], held, () => false)).toEqual(['Adr', 'B', 'aa', 'adr', 'z'].map((name) => `github.com/acme/shop/${name}`))
+  })
 })
 
 describe('the folders gone from where they were, outside any repository', () => {
@@ -607,6 +613,11 @@ describe('the folders gone from where they were, outside any repository', () => 
     ]
     const tree = new Set(['/home/dev/copy/0002-use-b.md', '/home/dev/decisions/0001-record-architecture-decisions.md', '/home/dev/decisions/0002-use-b.md'])
     expect(renamedAway(['/home/dev/decisions'], here, held, (p) => tree.has(p))).toEqual(['/home/dev/adr', '/home/dev/web'])
+  })
+
+  it('are listed by code unit, as on every machine, not by the locale', () => {
+    const held = ['/home/z', '/home/aa', '/home/Adr', '/home/B'].map((folder) => stored(folder, '0002-use-b.md', 'ADR-0002', 'Use B'))
+    expect(renamedAway([], [read('0002-use-b.md', 'ADR-0002', 'Use B')], held, () => false)).toEqual(['/home/Adr', '/home/B', '/home/aa', '/home/z'])
   })
 })
 

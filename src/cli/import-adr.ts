@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, posix, resolve } from 'node:path'
-import type { FolderReading } from '../decisions/adr/adr-folder'
+import { compareNames, type FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import type { DecisionRecord } from '../decisions/decision'
@@ -56,7 +56,7 @@ export function movedAway(root: string, names: readonly string[], known: readonl
     byFolder.set(f, [...(byFolder.get(f) ?? []), d.imported?.path ?? ''])
   }
   const gone: string[] = []
-  for (const [f, paths] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [f, paths] of [...byFolder].sort(([a], [b]) => compareNames(a, b))) {
     const name = names.find((n) => f === n || f.startsWith(`${n}/`))
     if (name === undefined) continue
     const inRepository = f === name ? '.' : f.slice(name.length + 1)
@@ -117,7 +117,7 @@ export function renamedAway(known: readonly string[], read: readonly RecordRead[
   return [...byFolder]
     .filter(([f, held]) => !held.some((d) => exists(join(f, d.imported?.path ?? ''))) && mayBeThisOne(read, held))
     .map(([f]) => f)
-    .sort((a, b) => a.localeCompare(b))
+    .sort(compareNames)
     .slice(0, 20)
 }
 

@@ -20,6 +20,13 @@ import {
   type RecordFile,
 } from './parsed-record'
 
+/**
+ * Names of files and folders in one order on every machine: by UTF-16 code unit, as `<` compares
+ * them. localeCompare orders by the machine's locale (`aa` after `z` in Danish, `B` before `a` in
+ * C), so the same folder was reported, and a one-sided link completed, otherwise on another machine.
+ */
+export const compareNames = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
 /** A file of a records folder, as read from disk. */
 export interface FolderFile {
   path: string
@@ -204,7 +211,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     unreadKeys.set(keyOfFile(name), `record ${path}`)
   }
   for (const name of unreadable) if (/\.md$/i.test(name)) unread(name, name)
-  for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const f of [...files].sort((a, b) => compareNames(a.name, b.name))) {
     if (!/\.md$/i.test(f.name) || notARecord(f.name)) {
       skipped.push(f.path)
       continue

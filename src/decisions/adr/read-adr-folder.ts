@@ -1,6 +1,6 @@
 import { readdir, readFile, readlink, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readRecordFolder, type FolderFile, type FolderReading } from './adr-folder'
+import { compareNames, readRecordFolder, type FolderFile, type FolderReading } from './adr-folder'
 import type { AdrFormat } from './parsed-record'
 
 /**
@@ -13,7 +13,9 @@ import type { AdrFormat } from './parsed-record'
 const MISNAMED = /^(?:adr[-_]?)?\d{1,5}[-_][^.]*(?:\.markdown)?$/i
 
 export async function readAdrFolder(dir: string, format?: AdrFormat, today?: string): Promise<FolderReading & { files: string[] }> {
-  const entries = await readdir(dir, { withFileTypes: true })
+  // By name, not as the system lists them (on ext4, by a hash of the name): what cannot be read is
+  // said in the same order on every machine.
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => compareNames(a.name, b.name))
   // A record linked into the folder (`0005-use-x.md -> ../shared/0005-use-x.md`, as git checks a
   // symbolic link out) is a file of it, as the reader sees it; a link to a folder is not.
   const linked = new Set<string>()
@@ -55,6 +57,6 @@ export async function readAdrFolder(dir: string, format?: AdrFormat, today?: str
   // Files that could not be read are records of the folder all the same, which links may name.
   const reading = readRecordFolder(files, format, unreadable.map((p) => p.path), today)
   // Every `.md` file, read or not (a link to one that is not there too): a record whose file is among them was not deleted.
-  const names = entries.filter((e) => (isFile(e) || broken.has(e.name)) && /\.md$/i.test(e.name)).map((e) => e.name).sort()
+  const names = entries.filter((e) => (isFile(e) || broken.has(e.name)) && /\.md$/i.test(e.name)).map((e) => e.name)
   return { ...reading, problems: [...unreadable, ...reading.problems], files: names }
 }
