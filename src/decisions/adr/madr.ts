@@ -83,11 +83,16 @@ function linkInMatter(
   if (Array.isArray(listed) && listed.length > 1) {
     notes.push({ line, message: `${field} lists ${listed.length} records; a decision links one, so only the first is linked` })
   }
-  // An alias to its own list (`supersedes: &s [*s]`) is a list in itself to no end: no link.
+  // An alias to its own list (`supersedes: &s [*s]`) is a list in itself to no end: no link, and
+  // said as written, as such a status is (passed over unsaid, the record was imported unlinked).
   const seen = new Set<unknown>()
   while (Array.isArray(value) && !seen.has(value)) {
     seen.add(value)
     value = value[0]
+  }
+  if (Array.isArray(value)) {
+    notes.push({ line, message: `${field} "${writtenAfterKey(matter, field) || flow(listed)}" is a list inside itself, which names no record` })
+    return null
   }
   if (value === undefined || value === null || typeof value === 'object' || String(value).trim() === '') return null
   return { target: linkTarget(String(value), definitions), line }
@@ -99,9 +104,29 @@ function linkInMatter(
  * decision as advisory, and `Date: 2024-02-01` as undated, each unsaid.
  */
 function matterField(data: Record<string, unknown>, name: string): unknown {
-  if (data[name] !== undefined) return data[name]
-  const key = Object.keys(data).find((k) => k.trim().toLowerCase() === name)
+  const key = matterKey(data, name)
   return key === undefined ? undefined : data[key]
+}
+
+/** The key, as the front matter writes it, of the field matterField reads. */
+function matterKey(data: Record<string, unknown>, name: string): string | undefined {
+  if (data[name] !== undefined) return name
+  return Object.keys(data).find((k) => k.trim().toLowerCase() === name)
+}
+
+/**
+ * What the front matter writes after `key:` on the key's line, as the file has it: YAML writes a
+ * value anew, an alias too (`&a1 [*a1]` for `&a [*a]`), which the file's user never wrote. Empty
+ * where the value is on the lines under the key.
+ */
+function writtenAfterKey(matter: readonly Line[], key: string): string {
+  const at = new RegExp(`^${key.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`, 'i')
+  return matter.find((l) => at.test(l.text))?.text.replace(/^[^:]*:/, '').trim() ?? ''
+}
+
+/** A YAML value in its flow form on one line (`[2024-02-01]`, `{a: b}`), for a value said that its line does not hold. */
+function flow(value: unknown): string {
+  return stringifyYaml(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
 }
 
 /** The 1-based line of a front matter key, for problems. */
@@ -129,7 +154,7 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
       : empty
         ? undefined
         : typeof dated === 'object' && dated !== null
-          ? stringifyYaml(dated, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
+          ? flow(dated)
           : dated
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
   const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread, latest)
@@ -196,6 +221,23 @@ function statusListed<T>(read: () => T, text: string, said: string | undefined):
     if (said === undefined || !(error instanceof UnreadableRecord) || !error.message.startsWith(quoted)) throw error
     throw new UnreadableRecord(error.line, `unknown status "${said}"${error.message.slice(quoted.length)}`)
   }
+}
+
+/**
+ * The front matter's `enforce`, as readEnforce reads it: a list of one (`enforce: [required]`) is
+ * its item, as a status's is; any other list or mapping is said as its line writes it (`enforce
+ * "&e [*e]" is neither required nor advisory`), as a status so written is. As a value, an alias to
+ * its own list was said `enforce ""`, a mapping `enforce "[object Object]"`, and a list in a list,
+ * `[[required]]`, was read as its innermost item, unsaid.
+ */
+function enforceOf(data: Record<string, unknown>, matter: readonly Line[]): { value: string; line: number } | undefined {
+  const key = matterKey(data, 'enforce')
+  if (key === undefined) return undefined
+  const written = data[key]
+  const line = lineOfKey(matter, 'enforce')
+  const one = Array.isArray(written) && written.length === 1 ? written[0] : written
+  if (typeof one !== 'object' || one === null) return { value: String(one), line }
+  return { value: writtenAfterKey(matter, key) || flow(written), line }
 }
 
 /**
@@ -286,8 +328,7 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   const unreadDates: UnreadDate[] = []
   const date = dateOf(data, matter, record, file.name, statusDate, unreadDates, latest)
   const deciders = names(matterField(data, 'decision-makers') ?? matterField(data, 'deciders'))
-  const enforced = matterField(data, 'enforce')
-  const enforce = enforced === undefined ? undefined : { value: String(enforced), line: lineOfKey(matter, 'enforce') }
+  const enforce = enforceOf(data, matter)
   return {
     key: keyOfFile(file.name),
     title,

@@ -881,13 +881,40 @@ describe('a MADR front matter status written otherwise than as one word', () => 
     ])
   })
 
-  it('reads a status or a link that is an alias to its own list as none, rather than unwrapping it without end', () => {
+  it('reads a status or a link that is an alias to its own list as none, rather than unwrapping it without end, and says each at its line as written', () => {
+    const matter = (key: string, title: string) => `---\nstatus: accepted\n${key}\n---\n\n# ${title}\n\n## Decision Outcome\n\nChosen option: "${title}".\n`
     const reading = readTexts({
       '0001-use-a.md': madr('&a [*a]'),
-      '0002-use-b.md': '---\nstatus: accepted\nsupersedes: &s [*s]\n---\n\n# Use B\n\n## Decision Outcome\n\nChosen option: "B".\n',
+      // Passed over unsaid, the record was imported with no link and no word of why.
+      '0002-use-b.md': matter('supersedes: &s [*s]', 'Use B'),
+      '0003-use-c.md': matter('Superseded-By:  &t [*t]', 'Use C'),
     })
-    expect(summary(reading.records)).toEqual({ 'ADR-0002': ['accepted', null, null, null] })
-    expect(reading.problems).toEqual([{ path: '0001-use-a.md', line: 2, message: 'unknown status "&a [*a]": a list inside a list; write the one status that holds' }])
+    expect(summary(reading.records)).toEqual({ 'ADR-0002': ['accepted', null, null, null], 'ADR-0003': ['accepted', null, null, null] })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 2, message: 'unknown status "&a [*a]": a list inside a list; write the one status that holds' },
+      { path: '0002-use-b.md', line: 3, message: 'supersedes "&s [*s]" is a list inside itself, which names no record' },
+      { path: '0003-use-c.md', line: 3, message: 'Superseded-By "&t [*t]" is a list inside itself, which names no record' },
+    ])
+  })
+
+  it('says an enforce written as a list or mapping as its line writes it, an alias to its own list too, and imports none of them', () => {
+    const matter = (enforce: string) => `---\nstatus: accepted\nenforce: ${enforce}\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
+    const reading = readTexts({
+      // Said `enforce ""`, as JavaScript writes a list that holds itself.
+      '0001-use-a.md': matter('&e [*e]'),
+      // Said `enforce "[object Object]"`.
+      '0002-use-b.md': matter('{a: b}'),
+      // Read as its innermost item, unsaid, as a status so written no longer is.
+      '0003-use-c.md': matter('[[required]]'),
+      // A list of one is its item, as a status's is.
+      '0004-use-d.md': matter('[required]'),
+    })
+    expect(reading.records.map((r) => [r.key, r.enforce])).toEqual([['ADR-0004', 'required']])
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: 'enforce "&e [*e]" is neither required nor advisory' },
+      { path: '0002-use-b.md', line: 3, message: 'enforce "{a: b}" is neither required nor advisory' },
+      { path: '0003-use-c.md', line: 3, message: 'enforce "[[required]]" is neither required nor advisory' },
+    ])
   })
 })
 
