@@ -129,6 +129,14 @@ function flow(value: unknown): string {
   return stringifyYaml(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
 }
 
+/** Whether a YAML value holds itself (`&a [*a]`, `[Ann, &b [*b]]`): an alias to a list or mapping it is in, to no end. */
+function holdsItself(value: unknown, within: ReadonlySet<unknown> = new Set()): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  if (within.has(value)) return true
+  const inner = new Set(within).add(value)
+  return Object.values(value).some((item) => holdsItself(item, inner))
+}
+
 /** The 1-based line of a front matter key, for problems. */
 function lineOfKey(lines: readonly Line[], name: string): number {
   return lines.find((l) => new RegExp(`^${name}\\s*:`, 'i').test(l.text))?.n ?? (lines[0]?.n ?? 1)
@@ -148,13 +156,15 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
   // one was read as its day, without a word, and a mapping said as `"[object Object]"`. An empty
   // one (`date: []`, `date: {}`) writes nothing, as an empty `date:` does: no date, and nothing said.
   const empty = typeof dated === 'object' && dated !== null && !(dated instanceof Date) && Object.keys(dated).length === 0
+  // As its line writes it where it can (`&a [*a]`, an alias to its own list, which YAML writes
+  // `&a1 [*a1]`), else in that form (a list on the lines under the key).
   const fromMatter =
     dated instanceof Date
       ? dated.toISOString()
       : empty
         ? undefined
         : typeof dated === 'object' && dated !== null
-          ? flow(dated)
+          ? writtenAfterKey(matter, matterKey(data, 'date') ?? 'date') || flow(dated)
           : dated
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
   const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread, latest)
@@ -327,7 +337,11 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   const statusDate = inStatus.date
   const unreadDates: UnreadDate[] = []
   const date = dateOf(data, matter, record, file.name, statusDate, unreadDates, latest)
-  const deciders = names(matterField(data, 'decision-makers') ?? matterField(data, 'deciders'))
+  const makersKey = matterField(data, 'decision-makers') != null ? matterKey(data, 'decision-makers') : matterKey(data, 'deciders')
+  const makers = makersKey === undefined ? undefined : data[makersKey]
+  // An alias to a list it is in (`decision-makers: &a [*a]`), which names() would follow without
+  // end (a stack overflow, which import-adr said of the whole folder), is kept as its line writes it.
+  const deciders = makersKey !== undefined && holdsItself(makers) ? writtenAfterKey(matter, makersKey) || flow(makers) : names(makers)
   const enforce = enforceOf(data, matter)
   return {
     key: keyOfFile(file.name),

@@ -916,6 +916,31 @@ describe('a MADR front matter status written otherwise than as one word', () => 
       { path: '0003-use-c.md', line: 3, message: 'enforce "[[required]]" is neither required nor advisory' },
     ])
   })
+
+  it('says a date, or keeps the decision-makers, that is an alias to its own list as the line writes it, not as YAML writes it anew', () => {
+    const matter = (field: string) => `---\nstatus: accepted\n${field}\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
+    const reading = readTexts({
+      // Said `"&a1 [*a1]" is not a date`, an anchor the file never wrote.
+      '0001-use-a.md': matter('date: &a [*a]'),
+      '0002-use-b.md': matter('Date: [&d [*d]]'),
+      // Followed without end: a stack overflow, said as the whole folder that could not be read.
+      '0003-use-c.md': matter('decision-makers: &m [*m]'),
+      '0004-use-d.md': matter('deciders: [Ann, &n [*n]]'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: '"&a [*a]" is not a date; the record is read without it' },
+      { path: '0002-use-b.md', line: 3, message: '"[&d [*d]]" is not a date; the record is read without it' },
+    ])
+    const summaries = Object.fromEntries(reading.records.map((r) => [r.key, r.evidence[0]?.summary]))
+    expect(summaries['ADR-0003']).toBe('madr record 0003-use-c.md; decision-makers: &m [*m]')
+    expect(summaries['ADR-0004']).toBe('madr record 0004-use-d.md; decision-makers: [Ann, &n [*n]]')
+  })
 })
 
 describe('a status line that lists two statuses', () => {
