@@ -770,6 +770,16 @@ describe("asking against the session's own latest choice (R-MEM-5, R-ASK-2)", ()
     expect(inRun(chose('Tier S', 'run', 9), chose('Tier M', 'run', 5)).ask).toBe(false)
   })
 
+  it('counts a choice made after the latest of the recommended option only, not with it nor before it', () => {
+    const chose = (option: string, timestamp: string, session_id: string) => observation({ chosen: [option], timestamp, session_id })
+    const r = (...then: Observation[]) => recommend(input({ observations: history(...then), session_id: 'now' }))
+    // Tier S at the instant of the latest Tier M (a batch with one timestamp) went no other way after it.
+    expect(r(chose('Tier S', day(2), 'now'))).toMatchObject({ recommended: 'Tier M', state: 'sufficient', ask: false })
+    // Tier M chosen in another session since: the user's latest word at the point is the recommended one.
+    expect(r(chose('Tier S', at(9), 'now'), chose('Tier M', at(5), 'other'))).toMatchObject({ recommended: 'Tier M', ask: false })
+    expect(r(chose('Tier M', at(9), 'other'), chose('Tier S', at(5), 'now'))).toMatchObject({ ask: true, ask_reason: ASKED })
+  })
+
   it('asks at a multi-select point where the set the session chose last is not the recommended set', () => {
     const checks = [{ option: 'Lint' }, { option: 'Test' }, { option: 'Docs' }]
     const set = (chosen: string[], timestamp: string, session_id: string) =>

@@ -642,7 +642,8 @@ function choiceText(category: Category, options: readonly string[]): string {
  * Cells keep no session by context value: a session choice is known to be in the value when its
  * id is among the value's newest ones (`evidence`). The session's latest choice of each option
  * (its tally's last) is read; a later one in the value, hidden behind a later choice of the same
- * option in another value, is not known, and the session is then not said to disagree.
+ * option in another value, is not known, and the session is then not said to disagree; nor is it
+ * where the recommended answer was chosen (in the evidence) at or after the session's choice.
  */
 function sessionChoseOtherwise(
   memory: PointView,
@@ -675,7 +676,15 @@ function sessionChoseOtherwise(
     if (outside.some((tally) => tally.n > 1 && isLater(tally, found))) return undefined
     latest = best[0]
   }
-  return latest === undefined || agreesWith(latest, recommended, options) ? undefined : latest
+  if (latest === undefined || agreesWith(latest, recommended, options)) return undefined
+  // Went another way after the evidence's latest choice of the recommended answer, not with it:
+  // 30 choices of Tier M and one of Tier S posted in one batch (one instant, R-REC-4) in session
+  // s-1 asked s-1 for the order of the array, as did a Tier M chosen in another session later.
+  const chosenAt = (session.tallies.get(latest) as Tally).last
+  for (const [category, tally] of selection.basis.tallies) {
+    if (tally.last >= chosenAt && agreesWith(category, recommended, options)) return undefined
+  }
+  return latest
 }
 
 /** Whether a tally's last choice came after another's: by moment, then by the id recorded last. */
