@@ -20,12 +20,18 @@ import {
   type RecordFile,
 } from './parsed-record'
 
+const NAME_ORDER = new Intl.Collator('en')
+
 /**
- * Names of files and folders in one order on every machine: by UTF-16 code unit, as `<` compares
- * them. localeCompare orders by the machine's locale (`aa` after `z` in Danish, `B` before `a` in
- * C), so the same folder was reported, and a one-sided link completed, otherwise on another machine.
+ * Names of files and folders in one order on every machine: as English sorts them (`ADR-0001`,
+ * `adr-0002`, `ADR-0003`; `éclair` before `zebra`), the order they were read in on most machines,
+ * then by UTF-16 code unit where that finds two names alike (a name in NFD beside one in NFC).
+ * localeCompare follows the machine's locale (`aa` after `z` in Danish), so the same folder was
+ * reported, and a one-sided link completed, otherwise on another machine; by code unit alone
+ * (`ADR-0003` before `adr-0002`, `zebra` before `éclair`) a folder of mixed-case names was read
+ * in another order than before on every machine.
  */
-export const compareNames = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+export const compareNames = (a: string, b: string): number => NAME_ORDER.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)
 
 /** A file of a records folder, as read from disk. */
 export interface FolderFile {
