@@ -1,4 +1,4 @@
-import { parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml'
+import { isMap, isNode, isScalar, parseDocument, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
@@ -116,12 +116,21 @@ function matterKey(data: Record<string, unknown>, name: string): string | undefi
 
 /**
  * What the front matter writes after `key:` on the key's line, as the file has it: YAML writes a
- * value anew, an alias too (`&a1 [*a1]` for `&a [*a]`), which the file's user never wrote. Empty
- * where the value is on the lines under the key.
+ * value anew, an alias too (`&a1 [*a1]` for `&a [*a]`), which the file's user never wrote. Without
+ * a comment after it (`enforce: &e [*e]  # loops` is `&e [*e]`), which is no part of the value, a
+ * `#` in quotes being one; empty where the value is on the lines under the key (or only its anchor,
+ * `date: &d`, is on the key's line), or is none.
  */
 function writtenAfterKey(matter: readonly Line[], key: string): string {
-  const at = new RegExp(`^${key.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`, 'i')
-  return matter.find((l) => at.test(l.text))?.text.replace(/^[^:]*:/, '').trim() ?? ''
+  const source = matter.map((l) => l.text).join('\n')
+  const contents = parseDocument(source).contents
+  if (!isMap(contents)) return ''
+  const pair = contents.items.find((p) => isScalar(p.key) && p.key.value === key)
+  const keyEnd = isScalar(pair?.key) ? pair.key.range?.[1] : undefined
+  const valueEnd = isNode(pair?.value) ? pair.value.range?.[1] : undefined
+  if (keyEnd === undefined || valueEnd === undefined) return ''
+  const written = source.slice(keyEnd, valueEnd).replace(/^\s*:/, '')
+  return written.includes('\n') ? '' : written.trim()
 }
 
 /** A YAML value in its flow form on one line (`[2024-02-01]`, `{a: b}`), for a value said that its line does not hold. */
@@ -300,7 +309,8 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   // The key in any case (`Status: Deprecated`), as the line it is said at is found: a status written
   // so is the record's, not one missing to be read as accepted.
   const statusKey = Object.keys(data).find((k) => k.trim().toLowerCase() === 'status')
-  const rawStatus = (matter.find((l) => l.n === statusLine)?.text ?? '').replace(/^\s*status\s*:\s*/i, '').trim()
+  // As its line writes it, without a comment after it (`status: {accepted}  # for now`).
+  const rawStatus = statusKey === undefined ? '' : writtenAfterKey(matter, statusKey)
   const { value: written, said } = statusOfMatter(statusKey === undefined ? undefined : data[statusKey], statusLine, rawStatus)
   const unstated = statusKey === undefined && namedAsRecord
   if (!unstated && (written === undefined || written === null)) {

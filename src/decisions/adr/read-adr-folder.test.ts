@@ -941,6 +941,34 @@ describe('a MADR front matter status written otherwise than as one word', () => 
     expect(summaries['ADR-0003']).toBe('madr record 0003-use-c.md; decision-makers: &m [*m]')
     expect(summaries['ADR-0004']).toBe('madr record 0004-use-d.md; decision-makers: [Ann, &n [*n]]')
   })
+
+  it('says a value as its line writes it without the comment after it, which is no part of it', () => {
+    const matter = (fields: string) => `---\n${fields}\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
+    const reading = readTexts({
+      // Each was said with its comment, `enforce "&e [*e]  # loops"`, `"[2024-02-01] # when" is not a date`.
+      '0001-use-a.md': matter('status: accepted\nenforce: &e [*e]  # loops'),
+      '0002-use-b.md': matter('status: accepted\ndate: [2024-02-01] # when'),
+      '0003-use-c.md': matter('status: accepted\nsupersedes: &s [*s] #loops'),
+      '0004-use-d.md': matter('status: accepted\ndecision-makers: &m [*m] # all of us'),
+      '0005-use-e.md': matter('status: {accepted}  # for now'),
+      '0006-use-f.md': matter('status: &a [*a] # loops'),
+      // A `#` in quotes is the value's, and so is the anchor alone on its line, the list under it.
+      '0007-use-g.md': matter('status: accepted\nenforce: "# one" # two'),
+      '0008-use-h.md': matter('status: accepted\ndate: &d\n  - 2024-02-01'),
+      '0009-use-i.md': matter('status: accepted\ndate:\n  - 2024-02-01'),
+    })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: 'enforce "&e [*e]" is neither required nor advisory' },
+      { path: '0002-use-b.md', line: 3, message: '"[2024-02-01]" is not a date; the record is read without it' },
+      { path: '0003-use-c.md', line: 3, message: 'supersedes "&s [*s]" is a list inside itself, which names no record' },
+      { path: '0005-use-e.md', line: 2, message: 'unknown status "{accepted}"' },
+      { path: '0006-use-f.md', line: 2, message: 'unknown status "&a [*a]": a list inside a list; write the one status that holds' },
+      { path: '0007-use-g.md', line: 3, message: 'enforce "# one" is neither required nor advisory' },
+      { path: '0008-use-h.md', line: 3, message: '"[2024-02-01]" is not a date; the record is read without it' },
+      { path: '0009-use-i.md', line: 3, message: '"[2024-02-01]" is not a date; the record is read without it' },
+    ])
+    expect(reading.records.find((r) => r.key === 'ADR-0004')?.evidence[0]?.summary).toBe('madr record 0004-use-d.md; decision-makers: &m [*m]')
+  })
 })
 
 describe('a status line that lists two statuses', () => {
