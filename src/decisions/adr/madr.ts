@@ -244,7 +244,7 @@ function statusListed<T>(read: () => T, text: string, said: string | undefined):
 
 /**
  * The front matter's `enforce`, as readEnforce reads it: a list of one (`enforce: [required]`) is
- * its item, as a status's is; any other list or mapping is said as its line writes it (`enforce
+ * its item, as a status's is; left empty (`enforce:`, `[]`, `{}`) it is empty; any other list or mapping is said as its line writes it (`enforce
  * "&e [*e]" is neither required nor advisory`), as a status so written is. As a value, an alias to
  * its own list was said `enforce ""`, a mapping `enforce "[object Object]"`, and a list in a list,
  * `[[required]]`, was read as its innermost item, unsaid.
@@ -255,7 +255,10 @@ function enforceOf(data: Record<string, unknown>, matter: readonly Line[]): { va
   const written = data[key]
   const line = lineOfKey(matter, 'enforce')
   const one = Array.isArray(written) && written.length === 1 ? written[0] : written
-  if (typeof one !== 'object' || one === null) return { value: String(one), line }
+  // Left empty (`enforce:`, `enforce: []`, `enforce: {}`), it is said so, not as `enforce "null"`.
+  const empty = one === null || (typeof one === 'object' ? !(one instanceof Date) && Object.keys(one).length === 0 : String(one).trim() === '')
+  if (empty) return { value: '', line }
+  if (typeof one !== 'object') return { value: String(one), line }
   return { value: writtenAfterKey(matter, key) || flow(written), line }
 }
 

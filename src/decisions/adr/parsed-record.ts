@@ -123,5 +123,7 @@ export function readEnforce(field: { value: string; line: number } | undefined):
   if (field === undefined) return 'advisory'
   const value = field.value.replace(/[*_`]/g, '').trim().toLowerCase()
   if (value === 'required' || value === 'advisory') return value
+  // A field left empty (`Enforce:`, `enforce: []`) was said as `enforce ""`, and MADR's as `enforce "null"`.
+  if (value === '') throw new UnreadableRecord(field.line, 'enforce is empty: write required or advisory, or leave the field out for advisory')
   throw new UnreadableRecord(field.line, `enforce "${field.value}" is neither required nor advisory`)
 }

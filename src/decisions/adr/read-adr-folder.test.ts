@@ -942,6 +942,32 @@ describe('a MADR front matter status written otherwise than as one word', () => 
     expect(summaries['ADR-0004']).toBe('madr record 0004-use-d.md; decision-makers: [Ann, &n [*n]]')
   })
 
+  it('says an enforce left empty as empty, in any format, and imports none of them', () => {
+    const matter = (enforce: string) => `---\nstatus: accepted\n${enforce}\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
+    const reading = readTexts({
+      // Said `enforce "null"`, a word the file never wrote.
+      '0001-use-a.md': matter('enforce:'),
+      '0002-use-b.md': matter('Enforce:   # later'),
+      // Said `enforce "[]"` and `enforce "{}"`.
+      '0003-use-c.md': matter('enforce: []'),
+      '0004-use-d.md': matter('enforce: {}'),
+      '0005-use-e.md': matter('enforce: ""'),
+      // Said `enforce ""`.
+      '0006-use-f.md': '# 6. Use F\n\nDate: 2024-01-06\nEnforce:\n\n## Status\n\nAccepted\n\n## Decision\n\nF.\n',
+      '0007-use-g.md': matter('enforce: [required]'),
+    })
+    const empty = 'enforce is empty: write required or advisory, or leave the field out for advisory'
+    expect(reading.records.map((r) => [r.key, r.enforce])).toEqual([['ADR-0007', 'required']])
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: empty },
+      { path: '0002-use-b.md', line: 3, message: empty },
+      { path: '0003-use-c.md', line: 3, message: empty },
+      { path: '0004-use-d.md', line: 3, message: empty },
+      { path: '0005-use-e.md', line: 3, message: empty },
+      { path: '0006-use-f.md', line: 4, message: empty },
+    ])
+  })
+
   it('says a value as its line writes it without the comment after it, which is no part of it', () => {
     const matter = (fields: string) => `---\n${fields}\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
     const reading = readTexts({
