@@ -94,6 +94,14 @@ function linkInMatter(
     notes.push({ line, message: `${field} "${writtenAfterKey(matter, field) || flow(listed)}" is a list inside itself, which names no record` })
     return null
   }
+  // A mapping (`supersedes: {ADR-0004}`, braces YAML reads as one, `{a: b}`) names no record either:
+  // said as written, as a status in braces is (passed over unsaid, the record was imported unlinked).
+  // One left empty, `{}`, is a link left empty, as `supersedes:` is, and not said.
+  if (typeof value === 'object' && value !== null && Object.keys(value).length > 0) {
+    const shape = value === listed ? 'is a mapping' : 'holds a mapping'
+    notes.push({ line, message: `${field} "${writtenAfterKey(matter, field) || flow(listed)}" ${shape}, which names no record` })
+    return null
+  }
   if (value === undefined || value === null || typeof value === 'object' || String(value).trim() === '') return null
   return { target: linkTarget(String(value), definitions), line }
 }

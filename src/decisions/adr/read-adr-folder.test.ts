@@ -897,6 +897,31 @@ describe('a MADR front matter status written otherwise than as one word', () => 
     ])
   })
 
+  it('says a link written as a mapping at its line, as written, and imports the record without it', () => {
+    const matter = (key: string, title: string) => `---\nstatus: accepted\n${key}\n---\n\n# ${title}\n\n## Decision Outcome\n\nChosen option: "${title}".\n`
+    const reading = readTexts({
+      '0001-use-a.md': matter('', 'Use A'),
+      // Each passed over unsaid: imported with no link and no word of why.
+      '0002-use-b.md': matter('supersedes: {ADR-0001}  # braces', 'Use B'),
+      '0003-use-c.md': matter('Superseded-By: [{a: b}]', 'Use C'),
+      '0004-use-d.md': matter('supersedes:\n  a: b', 'Use D'),
+      // Left empty, as `supersedes:` with nothing after it: no link, nothing said.
+      '0005-use-e.md': matter('supersedes: {}', 'Use E'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', null, null, null],
+      'ADR-0005': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0002-use-b.md', line: 3, message: 'supersedes "{ADR-0001}" is a mapping, which names no record' },
+      { path: '0003-use-c.md', line: 3, message: 'Superseded-By "[{a: b}]" holds a mapping, which names no record' },
+      { path: '0004-use-d.md', line: 3, message: 'supersedes "{a: b}" is a mapping, which names no record' },
+    ])
+  })
+
   it('says an enforce written as a list or mapping as its line writes it, an alias to its own list too, and imports none of them', () => {
     const matter = (enforce: string) => `---\nstatus: accepted\nenforce: ${enforce}\n---\n\n# Use it\n\n## Decision Outcome\n\nChosen option: "it".\n`
     const reading = readTexts({
