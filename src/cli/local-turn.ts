@@ -22,6 +22,13 @@ export const TURN_STALE_MS = 30_000
 const TAKING_MS = 2_000
 
 /**
+ * The longest step between a waiter's tries (each up to as much again at random). Short: a process
+ * lets a waiter before it go first, so a turn given back stays unused until that waiter tries
+ * again. At 100 ms, three processes taking 150 turns each of 20 ms work took 39 s; at 20, 19 s.
+ */
+const LONGEST_STEP_MS = 20
+
+/**
  * A process waiting for a turn says so with a file of this name, its pid and a nonce after it
  * (`LOCAL_TURN.wait.4242.0a1b2c3d4e5f6a7b`), so that one about to take a turn lets it go first.
  */
@@ -102,7 +109,7 @@ export async function takeLocalTurn(
   let waited = 0
   let made = false
   try {
-    for (let step = 10; ; step = Math.min(2 * step, 100)) {
+    for (let step = 10; ; step = Math.min(2 * step, LONGEST_STEP_MS)) {
       if (waited < limitMs) ahead = await stillWaiting(ahead, pid, running)
       if (ahead.length === 0 || waited >= limitMs) {
         let opened = false
