@@ -379,14 +379,30 @@ function takenNow(link: string): boolean {
     const dir = dirname(target)
     const base = basename(target)
     return readdirSync(dir).some((name) => {
-      const match = name.startsWith(`${base}.`) ? /^\.(\d+)\.[0-9a-f]+\.(draining|forgetting)$/.exec(name.slice(base.length)) : null
-      if (match === null) return false
-      const pid = Number(match[1])
-      return pid === process.pid ? madeHere.has(join(dir, name)) : isAlive(pid)
+      const pid = claimPid(name, base, 'draining') ?? claimPid(name, base, 'forgetting')
+      return pid !== undefined && atWork(join(dir, name), pid)
     })
   } catch {
     return false
   }
+}
+
+/** `.PID.HEX.KIND` after the file's name: a claim of each kind. */
+const CLAIM_NAME = { draining: /^\.(\d+)\.[0-9a-f]+\.draining$/, forgetting: /^\.(\d+)\.[0-9a-f]+\.forgetting$/ }
+
+/** The pid of the claim of `kind` named `name` beside the file `base` (`BASE.PID.HEX.KIND`); else undefined. */
+function claimPid(name: string, base: string, kind: 'draining' | 'forgetting'): number | undefined {
+  if (!name.startsWith(`${base}.`)) return undefined
+  const match = CLAIM_NAME[kind].exec(name.slice(base.length))
+  return match === null ? undefined : Number(match[1])
+}
+
+/**
+ * Whether the claim at `path`, of the process `pid`, is at work: this process's own where it made
+ * it (madeHere; one of its pid it did not make was an earlier process's), else its process runs.
+ */
+function atWork(path: string, pid: number): boolean {
+  return pid === process.pid ? madeHere.has(path) : isAlive(pid)
 }
 
 /**
@@ -403,8 +419,6 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining',
   const linked = linkedFile(file)
   const mine = (place: string) => ownName(place, kind)
   const claims: string[] = []
-  // `.PID.HEX.draining` (or `.forgetting`) after the file's name: a claim of this kind.
-  const claimName = new RegExp(`^\\.(\\d+)\\.[0-9a-f]+\\.${kind}$`)
   for (const place of linked === undefined ? [file] : [file, linked]) {
     const dir = dirname(place)
     const base = basename(place)
@@ -418,12 +432,11 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining',
       throw error
     }
     for (const name of names.sort()) {
-      const match = name.startsWith(`${base}.`) ? claimName.exec(name.slice(base.length)) : null
-      if (match === null) continue
-      const pid = Number(match[1])
+      const pid = claimPid(name, base, kind)
+      if (pid === undefined) continue
       const path = join(dir, name)
       // Another process's (or this one's), at work on it now: its lines are its own until it is done.
-      if ((pid === process.pid ? madeHere.has(path) : isAlive(pid)) && !(await isStale(path))) {
+      if (atWork(path, pid) && !(await isStale(path))) {
         // Not said when gone by now: its process is done, and put its lines back in `file` (taken
         // below) or moved them into the spool. Nor when it is this process's own: no other's.
         if (pid !== process.pid && lstatOrNone(path) !== undefined) inProgress(pid)
