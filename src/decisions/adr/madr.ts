@@ -320,9 +320,11 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   // The key in any case (`Status: Deprecated`), as the line it is said at is found: a status written
   // so is the record's, not one missing to be read as accepted.
   const statusKey = Object.keys(data).find((k) => k.trim().toLowerCase() === 'status')
-  // As its line writes it, without a comment after it (`status: {accepted}  # for now`).
-  const rawStatus = statusKey === undefined ? '' : writtenAfterKey(matter, statusKey)
-  const { value: written, said } = statusOfMatter(statusKey === undefined ? undefined : data[statusKey], statusLine, rawStatus)
+  const statusValue = statusKey === undefined ? undefined : data[statusKey]
+  // As its line writes it, without a comment after it (`status: {accepted}  # for now`): read (the
+  // front matter parsed again) only for a list or a mapping, the only statuses said so.
+  const rawStatus = statusKey !== undefined && typeof statusValue === 'object' && statusValue !== null ? writtenAfterKey(matter, statusKey) : ''
+  const { value: written, said } = statusOfMatter(statusValue, statusLine, rawStatus)
   const unstated = statusKey === undefined && namedAsRecord
   if (!unstated && (written === undefined || written === null)) {
     throw new UnreadableRecord(statusKey !== undefined ? statusLine : 1, 'the front matter has no status')
