@@ -201,6 +201,27 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', `/v1/why?user=bob&point=${posted.body.stored[0].point}`, undefined, as(BOB))).status).toBe(200)
   })
 
+  it("judges a hook by its ?user= alone: a payload's own `user` is Claude Code's field, which names no user of this service", async () => {
+    const { call } = await createTestApp({ auth })
+    const hook = {
+      session_id: 's-9',
+      cwd: '/tmp/p',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'AskUserQuestion',
+      tool_use_id: 'toolu_1',
+      tool_input: { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] },
+      tool_response: { answers: { 'Which tier?': 'Tier S' } },
+      // A field a later Claude Code may add (its payloads gain fields with each release), which the route never reads.
+      user: 'dev@example.com',
+    }
+    const captured = await call('POST', '/v1/hooks/claude-code?user=alice', hook, as(ALICE))
+    expect([captured.status, captured.body]).toEqual([200, {}])
+    expect((await call('GET', '/v1/users/alice/preferences', undefined, as(ALICE))).body.points).toMatchObject([{ observations: 1, majority: 'Tier S' }])
+    // The user the hook acts for is still checked, whatever the payload says.
+    expect((await call('POST', '/v1/hooks/claude-code?user=bob', { ...hook, user: 'alice' }, as(ALICE))).status).toBe(403)
+    expect((await call('POST', '/v1/hooks/claude-code', { ...hook, user: 'alice' }, as(ALICE))).status).toBe(403)
+  })
+
   it('reads a session\'s setting only for a user the token may act for: without user, default\'s, as the toggle', async () => {
     const { call } = await createTestApp({ auth })
     await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1' }, as(ALICE))

@@ -34,7 +34,8 @@ function asIdentifier(raw: string): string {
 
 /**
  * The users a request names where any route would put them: the path (`/v1/users/{user}`), else
- * the query (`?user=`), and the body (`user`, in every item of an array). Each route still checks the
+ * the query (`?user=`), and the body (`user`, in every item of an array; not a hook's payload,
+ * FOREIGN_BODIES). Each route still checks the
  * user it acts for after validation, where a missing `user` has become `default`. A name no route
  * takes (empty, too long, `!bob`) is left to the route, whose 400 names the field (R-SVC-2): it
  * names nobody the token could be refused. The body only of a POST or a PUT, the methods whose
@@ -50,7 +51,7 @@ async function namedUsers(c: Context): Promise<NamedUser[]> {
   // naming another user, 400 naming `user`, as without auth (refuseOtherQueryUser), rather than a
   // 403 that sent alice looking for bob's token to forget herself.
   else for (const user of c.req.queries('user') ?? []) users.push(user.normalize('NFC'))
-  if ((c.req.method === 'POST' || c.req.method === 'PUT') && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
+  if ((c.req.method === 'POST' || c.req.method === 'PUT') && !FOREIGN_BODIES.has(c.req.path) && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
     // hono keeps the parsed body, so the route's validator does not read it again.
     const body: unknown = await c.req.json().catch(() => undefined)
     const items: unknown[] = Array.isArray(body) ? body : [body]
@@ -62,6 +63,14 @@ async function namedUsers(c: Context): Promise<NamedUser[]> {
   }
   return users.filter((named) => IdentifierSchema.safeParse(typeof named === 'string' ? named : named.user).success)
 }
+
+/**
+ * Routes whose body is another program's, not fields of this service: a Claude Code hook's payload,
+ * whose user is the `?user=` the hook was run with. A `user` a later Claude Code adds to its payload
+ * names no user here; read as one, it refused alice's own token her own hook (403), and the hook
+ * kept the capture spooled for a token that could never deliver it.
+ */
+const FOREIGN_BODIES = new Set(['/v1/hooks/claude-code'])
 
 /** A user a request names, with the field that names it when that is not `user` (an array's `1.user`). */
 type NamedUser = string | { user: string; path: string }
