@@ -195,6 +195,21 @@ export type McpCall = (
   writesNothing?: boolean,
 ) => Promise<BackendAnswer>
 
+/**
+ * How each route's 2xx answer is told from another program's at DECISION_MEMORY_URL (a mock's
+ * catch-all `{}`, `null`, a 204): taken for one, record_choice said a choice stored that was not,
+ * and check_decision gave a verdict with no `allowed`. The fields the commands and the guard read.
+ */
+const ROUTE_ANSWERS = {
+  recommend: hasFields({ point: 'string', state: 'string', options: 'array' }),
+  plan: hasFields({ questions: 'array' }),
+  observe: hasFields({ stored: 'array', duplicates: 'array' }),
+  whyPoint: hasFields({ point: 'string' }),
+  whyDecision: hasFields({ key: 'string', chain: 'array', evidence: 'array' }),
+  check: hasFields({ allowed: 'boolean', blocked_by: 'array' }),
+  listDecisions: hasFields({ decisions: 'array' }),
+} satisfies Record<keyof McpBackend, (body: unknown) => boolean>
+
 /** The MCP tools' backend (R-SVC-6): each use case with its route and its call on a store, side by side, so that the two say one thing. */
 export function mcpBackend(made: McpCall): McpBackend {
   /**
@@ -209,34 +224,34 @@ export function mcpBackend(made: McpCall): McpBackend {
       : undefined
   const call: McpCall = (path, body, local, method, expect, writesNothing) => tooLarge(body) ?? made(path, body, local, method, expect, writesNothing)
   return {
-    recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
+    recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request), 'POST', ROUTE_ANSWERS.recommend),
     // AskUserQuestion's fields the route takes and ignores, at any depth, count in the body's size, as
     // the route counts them, but are not sent: nested thousands deep, JSON.stringify cannot write them.
     plan: (request) => {
       const sent = Object.fromEntries(Object.entries(request).filter(([name]) => !(PLAN_IGNORED_FIELDS as readonly string[]).includes(name))) as PlanRequest
-      return tooLarge(request) ?? made('/v1/plan', sent, (memory) => planQuestionsToAsk(memory, sent))
+      return tooLarge(request) ?? made('/v1/plan', sent, (memory) => planQuestionsToAsk(memory, sent), 'POST', ROUTE_ANSWERS.plan)
     },
     // One observation is sent as an object, so that the service names its fields as the tool's
     // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
-    observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),
+    observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs), 'POST', ROUTE_ANSWERS.observe),
     // A point's recommendation may rebuild its aggregate into core, a write, as `why --point` says.
     whyPoint: (query) => {
       const params = new URLSearchParams()
       for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)
-      return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET')
+      return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET', ROUTE_ANSWERS.whyPoint)
     },
     // A decision's chain is read, as `why KEY` reads it.
     whyDecision: (key, query) => {
       const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
-      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET', undefined, true)
+      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET', ROUTE_ANSWERS.whyDecision, true)
     },
     // A check counts the pulses of the decisions it reaches, but an audit (as_of) counts none.
-    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request), 'POST', undefined, request.as_of !== undefined),
+    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request), 'POST', ROUTE_ANSWERS.check, request.as_of !== undefined),
     // As `why FILE` lists them: an answer without its `decisions` is no decision-memory's, not "none behind the file".
     listDecisions: (query) => {
       const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
       const list = async (_memory: DecisionMemory, decisions: Decisions) => ({ decisions: await decisions.list({ as_of: query.as_of }) })
-      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', hasFields({ decisions: 'array' }), true)
+      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', ROUTE_ANSWERS.listDecisions, true)
     },
   }
 }
