@@ -6,8 +6,9 @@ import { runCli } from './support/processes'
 // Another program at DECISION_MEMORY_URL (a dev server or a mock's catch-all on port 7420), walked
 // as an MCP client walks the server: the raw lines of the protocol, no SDK. Its answers are none of
 // the routes' answers, and each tool says so, naming the URL, as the commands and the guard do:
-// record_choice answered `{}` as if stored, and check_decision as if allowed, and `why` of a
-// question ended in `Cannot read properties of null`.
+// record_choice answered `{}` as if stored, and check_decision as if allowed, an error answer in
+// another program's words (`{"error": "Not Found"}`, a proxy's empty 502) came back as
+// `undefined: undefined`, and `why` of a question ended in `Cannot read properties of null`.
 
 const CALLS: Array<[string, Record<string, unknown>]> = [
   ['recommend', { question: 'Which database?', all_options: ['Postgres', 'SQLite'] }],
@@ -62,9 +63,31 @@ describe('decision-memory mcp with another program at DECISION_MEMORY_URL', () =
       for (const [i, answer] of answers.entries()) {
         const said = `${CALLS[i]?.[0]} ${JSON.stringify(CALLS[i]?.[1])} answered ${status} ${body}`
         expect(answer.isError, `${said}: ${answer.text}`).toBe(true)
-        expect(answer.text, said).toMatch(new RegExp(`^(GET|POST) ${url}/v1/\\S+: answered HTTP ${status} with what is not this route's answer \\(is DECISION_MEMORY_URL a decision-memory service\\?\\)$`))
+        expect(answer.text, said).toMatch(new RegExp(`^(GET|POST) ${url.replaceAll('.', '\\.')}/v1/\\S+: answered HTTP ${status} with what is not this route's answer \\(is DECISION_MEMORY_URL a decision-memory service\\?\\)$`))
       }
     }
   })
 
+  it('says an error answer without decision-memory\'s error in it as the commands do, naming the URL, not `undefined: undefined`', async () => {
+    for (const [status, body] of [
+      [404, '{"error":"Not Found"}'],
+      [502, ''],
+    ] as const) {
+      const { url, answers } = await callsAgainst((_request, response) => {
+        response.writeHead(status, { 'content-type': 'application/json' })
+        response.end(body)
+      })
+      for (const [i, answer] of answers.entries()) {
+        const said = `${CALLS[i]?.[0]} ${JSON.stringify(CALLS[i]?.[1])} answered ${status} ${body}`
+        expect(answer.isError, said).toBe(true)
+        expect(answer.text, said).toContain(`http_${status}: HTTP ${status} with no error of decision-memory's in its answer: is DECISION_MEMORY_URL (${url}) a decision-memory service?`)
+      }
+    }
+    // An error of the service's shape without its code keeps its words, under the status.
+    const { answers } = await callsAgainst((_request, response) => {
+      response.writeHead(400, { 'content-type': 'application/json' })
+      response.end('{"error":{"message":"the body is wrong"}}')
+    })
+    for (const answer of answers) expect(answer.text).toBe('http_400: the body is wrong')
+  })
 })

@@ -11,7 +11,8 @@ import { planQuestionsToAsk } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
-import { hasFields, settingHint, throughServiceOrLocal } from './service-client'
+import { issuesOf, type ServiceError } from './error-envelope'
+import { hasFields, settingHint, throughServiceOrLocal, type Answer } from './service-client'
 import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem } from './options'
 import { storePlaceProblem, StoreOpenError } from '../open-store'
 
@@ -23,6 +24,22 @@ import { storePlaceProblem, StoreOpenError } from '../open-store'
 function userHint(answer: { status: number }, error: { issues?: Array<{ path?: string }> }): string {
   if (answer.status !== 403 || !(error.issues ?? []).some((i) => i.path === 'user')) return ''
   return '; give `user`, a user this token may act for (DECISION_MEMORY_USER in the MCP server\'s environment is the default), or set DECISION_MEMORY_TOKEN to a token of that user'
+}
+
+/**
+ * An error answer as a tool's error: the service's envelope (`{"error": {code, message, issues}}`),
+ * its code `http_STATUS` when it has none; and an answer without one, another program's (a
+ * `{"error": "Not Found"}`, a FastAPI `{"detail": …}`, a proxy's empty 502), in the words the
+ * commands say it in, naming the URL: it was said `undefined: undefined`, or `the service answered 404`.
+ */
+function errorOf(answer: Answer): Extract<BackendAnswer, { ok: false }>['error'] {
+  const error = (answer.body as { error?: ServiceError } | null)?.error
+  const code = typeof error?.code === 'string' ? error.code : `http_${answer.status}`
+  if (typeof error?.message !== 'string') {
+    return { code, message: `HTTP ${answer.status} with no error of decision-memory's in its answer: is DECISION_MEMORY_URL (${serviceUrl()}) a decision-memory service?` }
+  }
+  const issues = issuesOf(error).flatMap((i) => (typeof i.path === 'string' ? [{ path: i.path, message: i.message }] : []))
+  return { code, message: error.message, ...(issues.length === 0 ? {} : { issues }) }
 }
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
@@ -109,10 +126,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
         writesNothing,
       })
       if (answer.status < 400) return { ok: true, body: answer.body }
-      const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error ?? {
-        code: `http_${answer.status}`,
-        message: `the service answered ${answer.status}`,
-      }
+      const error = errorOf(answer)
       // A 401 is the server's setting, not the agent's input: say which variable mends it, as the commands do.
       return { ok: false, error: { ...error, message: error.message + settingHint(answer) + userHint(answer, error) } }
     } catch (error) {
