@@ -21,10 +21,15 @@ import { createMcpServer, whyOf } from './mcp'
 const NOW = '2026-07-01T10:00:00.000Z'
 type App = Awaited<ReturnType<typeof createTestApp>>
 
-/** The server's backend while a service runs, its calls sent to the app's routes. */
+/**
+ * The server's backend while a service runs, its calls sent to the app's routes. Each 2xx answer
+ * is one the server takes for its route's (`expect`, which refuses another program's): a route's
+ * genuine answer refused would be a tool error where the route answered.
+ */
 function throughService(app: App) {
-  return mcpBackend(async (path, body, _local, method = 'POST') => {
+  return mcpBackend(async (path, body, _local, method = 'POST', expect) => {
     const answer = await app.call(method, path, body)
+    if (answer.status < 400 && expect !== undefined && !expect(answer.body)) throw new Error(`${method} ${path}: the route's own answer is not taken for it: ${JSON.stringify(answer.body).slice(0, 300)}`)
     return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
   })
 }
