@@ -455,7 +455,9 @@ export function createMcpServer(
         'Records what the user chose at a question (an observation). Give a `decision_id` so that ' +
         'recording it twice counts once. Where decision-memory\'s Claude Code hooks are installed, its PostToolUse ' +
         'hook records every AskUserQuestion answer already: record only choices asked otherwise (in plain text), or ' +
-        'they count twice.',
+        'they count twice. Give the `point` that `recommend` or `plan_questions` answered for the question: the options ' +
+        'you showed may not be the ones asked about (a required decision can take some out), and without `point` the ' +
+        'choice is counted at the point of the options given.',
       inputSchema: ObservationInputSchema.extend({ user: writingUser, project: writingProject }),
     },
     async (input) => result(await backend.observe([inProject(input)])),
