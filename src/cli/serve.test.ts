@@ -112,9 +112,11 @@ describe('decision-memory serve with a tokens file it cannot use', () => {
       const missing = join(dir, 'missing.json')
       const byVariable = await refusal(['--data', join(dir, 'data')], { DECISION_MEMORY_AUTH: missing })
       expect(byVariable.code).toBe(1)
-      expect(byVariable.stderr).toBe(`decision-memory serve: DECISION_MEMORY_AUTH: ${missing}: cannot read tokens file: ENOENT\n`)
+      expect(byVariable.stderr).toBe(
+        `decision-memory serve: DECISION_MEMORY_AUTH: ${missing}: cannot read tokens file: there is no such file (ENOENT): give DECISION_MEMORY_AUTH the path of a tokens file\n`,
+      )
       const byFlag = await refusal(['--data', join(dir, 'data'), '--auth', missing], {})
-      expect(byFlag.stderr).toBe(`decision-memory serve: ${missing}: cannot read tokens file: ENOENT\n`)
+      expect(byFlag.stderr).toBe(`decision-memory serve: ${missing}: cannot read tokens file: there is no such file (ENOENT): give --auth the path of a tokens file\n`)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

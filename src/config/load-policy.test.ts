@@ -79,7 +79,10 @@ describe('policies (R-POL)', () => {
     const { stringify } = await import('yaml')
     writeFileSync(join(dir, 'p.yaml'), stringify({ ...raw, ask: { auto_resolve_p: 0.8 } }))
     expect((await loadPolicy(join(dir, 'p.yaml'))).ask.auto_resolve_p).toBe(0.8)
-    await expect(loadPolicy(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json: cannot read policy file: ENOENT/)
+    // The code alone (ENOENT) said neither what was wrong nor what to give instead.
+    await expect(loadPolicy(join(dir, 'missing.json'))).rejects.toThrow(
+      new PolicyFileError(`${join(dir, 'missing.json')}: cannot read policy file: there is no such file (ENOENT): give --policy the path of a policy file`),
+    )
     writeFileSync(join(dir, 'bad.json'), '{ nope')
     await expect(loadPolicy(join(dir, 'bad.json'))).rejects.toThrow(/bad\.json: not valid JSON/)
   })
@@ -90,8 +93,9 @@ describe('policies (R-POL)', () => {
     const big = join(tempDir('dm-policy-big-'), 'policy.json')
     writeFileSync(big, `{}${' '.repeat(4 * 1024 * 1024)}`)
     await expect(loadPolicy(big)).rejects.toThrow(new PolicyFileError(`${big}: cannot read policy file: it holds 4194306 bytes, more than 4 MB, more than any policy file: give --policy the path of a policy file`))
-    // A folder is said as before.
-    await expect(loadPolicy(tempDir('dm-policy-folder-'))).rejects.toThrow(/cannot read policy file: EISDIR$/)
+    // A folder was said by its code alone, EISDIR.
+    const folder = tempDir('dm-policy-folder-')
+    await expect(loadPolicy(folder)).rejects.toThrow(new PolicyFileError(`${folder}: cannot read policy file: a folder, not a file (EISDIR): give --policy the path of a policy file`))
   })
 
   it('refuses a scan.cron that is not a cron expression, naming the file and the field (R-POL)', async () => {

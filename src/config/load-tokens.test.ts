@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTokenTable, loadTokens, TokensFileError, TokensFileSchema } from './load-tokens'
+import { tempDir } from '../../test/support/temp-dir'
 
 const ALICE = 'alice-token-0123456789abcdef'
 const OPS = 'ops-token-0123456789abcdef'
@@ -148,7 +149,13 @@ describe('loadTokens', () => {
   })
 
   it('says when the file cannot be read', async () => {
-    await expect(loadTokens('/nonexistent/tokens.json')).rejects.toThrow(/cannot read tokens file: ENOENT/)
+    await expect(loadTokens('/nonexistent/tokens.json')).rejects.toThrow(
+      new TokensFileError('/nonexistent/tokens.json: cannot read tokens file: there is no such file (ENOENT): give --auth the path of a tokens file'),
+    )
+    const folder = tempDir('dm-tokens-folder-')
+    await expect(loadTokens(folder, 'DECISION_MEMORY_AUTH')).rejects.toThrow(
+      new TokensFileError(`${folder}: cannot read tokens file: a folder, not a file (EISDIR): give DECISION_MEMORY_AUTH the path of a tokens file`),
+    )
   })
 
   it('refuses what is no file, and a file of more than 4 MB, naming the flag, rather than read it', async () => {

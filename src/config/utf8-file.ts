@@ -1,5 +1,6 @@
 import { constants } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
+import { codeInWords } from '../cli/file-error'
 import { specialFileKind } from '../file-kind'
 
 /**
@@ -32,10 +33,19 @@ export const CONFIG_FILE_MAX_BYTES = 4 * 1024 * 1024
  * only if it is a file of at most CONFIG_FILE_MAX_BYTES. A named pipe nobody writes to held the
  * command at its open (O_NONBLOCK here: it never waits), `/dev/zero` was read for as long as memory
  * allowed, and a socket failed with a bare ENXIO: each is refused with what it is, naming the flag.
- * A folder is read as before, failing with EISDIR. `refuse` makes the error of the file's kind.
+ * So are a folder and a path with nothing at it, which were said by their codes alone (`EISDIR`,
+ * `ENOENT`), naming neither what was wrong nor the flag. `refuse` makes the error of the file's kind.
  */
 export async function configFileBytes(file: string, kind: string, flag: string, refuse: (message: string) => Error): Promise<Buffer> {
   const cannot = (why: string) => refuse(`${file}: cannot read ${kind}: ${why}`)
+  // A system error's code in words, the code kept beside them; where the path names no file to
+  // read, what to give instead.
+  const inWords = (code: string) => {
+    const instead = `give ${flag} the path of a ${kind}`
+    if (code === 'ENOENT') return `there is no such file (ENOENT): ${instead}`
+    if (code === 'EISDIR') return `a folder, not a file (EISDIR): ${instead}`
+    return codeInWords(code, { EACCES: 'this account may not read it', EPERM: 'this account may not read it' })
+  }
   let handle: FileHandle
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
@@ -44,11 +54,11 @@ export async function configFileBytes(file: string, kind: string, flag: string, 
     const code = (error as NodeJS.ErrnoException).code
     const found = code === 'ENXIO' ? await stat(file).catch(() => undefined) : undefined
     if (found?.isSocket() === true) throw cannot(`a socket, not a file: give ${flag} the path of a ${kind}`)
-    throw cannot(code ?? (error as Error).message)
+    throw cannot(code === undefined ? (error as Error).message : inWords(code))
   }
   try {
     const found = await handle.stat()
-    if (found.isDirectory()) throw cannot('EISDIR')
+    if (found.isDirectory()) throw cannot(inWords('EISDIR'))
     if (!found.isFile()) {
       const what = specialFileKind(found) ?? 'not a file'
       throw cannot(`${what}, not a file: give ${flag} the path of a ${kind}`)
@@ -70,7 +80,7 @@ export async function configFileBytes(file: string, kind: string, flag: string, 
   } catch (error) {
     // An error of the read itself (EIO), said as an open's is; one said above is no system error.
     const { code, errno } = error as NodeJS.ErrnoException
-    throw typeof errno === 'number' && code !== undefined ? cannot(code) : error
+    throw typeof errno === 'number' && code !== undefined ? cannot(inWords(code)) : error
   } finally {
     await handle.close()
   }

@@ -40,7 +40,7 @@ describe('eval: a mistake in the flags', () => {
   it('a policy file it cannot read is no usage error: exit 1', () => {
     const missing = join(ROOT, 'no-such-policy.json')
     const r = run(['--policy', missing, '--users', '1'])
-    expect(r.stderr).toBe(`eval: ${missing}: cannot read policy file: ENOENT\n`)
+    expect(r.stderr).toBe(`eval: ${missing}: cannot read policy file: there is no such file (ENOENT): give --policy the path of a policy file\n`)
     expect(r.status).toBe(1)
   })
 })
