@@ -3,8 +3,8 @@
  * m above 1) and holds an unbounded repeat of its own (`*`, `+`, `{n,}`): `(a+)+`, `(\w+\s?)*`,
  * `(?:x*y){2,}`. Such a pattern can backtrack for exponential time on a text that almost matches
  * (`^(a+)+$` on 28 `a`s and a `b`: 27 s), holding the event loop, every route with it. Undefined
- * when there is none. What it does not see (overlapping alternatives, `(a|a)*`, a bounded repeat
- * of varying length repeated, `(a{2,3})+`) is left to the author; it never throws. A lookaround's
+ * when there is none. Overlapping alternatives, `(a|a)*`, and a bounded repeat of varying length
+ * repeated, `(a{2,3})+`, are ambiguousRepeat's to see; it never throws. A lookaround's
  * repeats are checked within it but do not make the group around it unbounded: it consumes
  * nothing and is not backtracked into, so `(?:(?!a\s*b).)*` tries each position once.
  */

@@ -1,5 +1,6 @@
 import { z } from './zod'
 import { normalizeLabel } from './labels'
+import { ambiguousRepeat } from './ambiguous-repeat'
 import { nestedRepeat } from './nested-repeat'
 import { bareName } from './name-ends'
 import { TrimmedIdentifierSchema } from './observation'
@@ -309,6 +310,16 @@ export const PointPolicySchema = z.strictObject({
             path: [field],
             message: `${nested} repeats a group that repeats inside it, which can take exponential time on a question that almost matches (every question is tried): write it with one repeat, as a+ for (a+)+`,
           })
+        } else {
+          // Alternatives (or parts) of a repeated group that fit the same text, `(\w|\d)+`: as slow.
+          const ambiguous = ambiguousRepeat(matchSource(source), rule.flags)
+          if (ambiguous !== undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [field],
+              message: `${ambiguous} repeats a group that can match the same text in more than one way (two of its alternatives, or two of its parts, fit the same characters), which can take exponential time on a question that almost matches (every question is tried): write it so that each text is matched one way, as \\w+ for (\\w|\\d)+`,
+            })
+          }
         }
       }
     }),

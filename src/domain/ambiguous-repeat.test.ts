@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { ambiguousRepeat } from './ambiguous-repeat'
+
+describe('ambiguousRepeat: a repeat whose text can be matched in two ways at each repeat', () => {
+  it.each([
+    ['(a|a)*b', 'iu', '(a|a)*'],
+    ['(\\w|\\d)+$', 'iu', '(\\w|\\d)+'],
+    ['(test|tests?)+ runner', 'iu', '(test|tests?)+'],
+    ['(a|aa)+$', 'iu', '(a|aa)+'],
+    // Case-insensitive, as every rule is read: `A` and `a` are one character.
+    ['(A|a)+x', 'iu', '(A|a)+'],
+    ['x((a|a)b)*', 'iu', '((a|a)b)*'],
+    // A repeat of more than 8, bounded, is as slow: 2^30 ways for 30 repeats.
+    ['(a|a){1,30}b', 'iu', '(a|a){1,30}'],
+    ['(?<w>[a-z]|\\w)+$', 'iu', '(?<w>[a-z]|\\w)+'],
+    ['(?:[а-я]|ж)+ db', 'iu', '(?:[а-я]|ж)+'],
+    // Inside a lookaround, tested on its own.
+    ['which (?=(x|x)+y)', 'iu', '(x|x)+'],
+    ['(\\p{L}|é)+$', 'iu', '(\\p{L}|é)+'],
+    ['(a|a)+?b', 'i', '(a|a)+?'],
+    // A bounded repeat of varying length, repeated: 2 + 2 + 2 or 3 + 3 (`(a{2,3})+$` took 4 min on 80 `a`s).
+    ['(a{2,3})+$', 'iu', '(a{2,3})+'],
+    // A repeat inside a repeated group is one too (nestedRepeat says it in its own words first).
+    ['^(a+)+$', 'iu', '(a+)+'],
+  ])('finds it in %j', (source, flags, repeat) => {
+    expect(ambiguousRepeat(source, flags)).toBe(repeat)
+  })
+
+  it.each([
+    ['(ab|ac)+'],
+    ['(foo|bar)+'],
+    ['(\\s|\\w)*$'],
+    ['[a-z]+ (runner|framework)'],
+    ['(a|a){2}b'],
+    ['(a|b){1,30}'],
+    ['which (model|effort)\\b'],
+    ['^\\s*(test )?runner\\s*$'],
+    ['(?:(?!foo\\s*bar).)*'],
+    ['\\bwhich (test|spec)s? runner\\b'],
+    // Not a rule this reads: left to the engine.
+    ['(unclosed'],
+    ['a{'],
+  ])('takes %j', (source) => {
+    expect(ambiguousRepeat(source, 'iu')).toBeUndefined()
+  })
+
+  it('takes every rule of the default policy', () => {
+    const policy = JSON.parse(readFileSync(new URL('../../policies/default.json', import.meta.url), 'utf8')) as { points: Array<{ match: Record<string, string> }> }
+    for (const point of policy.points) for (const rule of Object.values(point.match)) expect(ambiguousRepeat(rule, 'iu')).toBeUndefined()
+  })
+})

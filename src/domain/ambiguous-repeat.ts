@@ -1,0 +1,350 @@
+/**
+ * Ambiguous repeats of a regular expression: a repeated group whose text can be matched in two ways
+ * at each repeat, `(a|a)*`, `(\w|\d)+`, `(test|tests?)+`, `(a|aa)+`. On a text that almost matches,
+ * a backtracking engine tries every way, 2^n of them for n repeats: `(\w|\d)+$` took 7 s on 28
+ * digits and a `!`, holding the event loop. nestedRepeat sees a repeat inside a repeated group,
+ * `(a+)+`; this sees those too, and the others, by the test of Allauzen, Mohri and Rastogi (2008, "General
+ * algorithms for testing the ambiguity of finite automata"): the position (Glushkov) automaton of
+ * the rule is exponentially ambiguous exactly when a strongly connected component of its product
+ * with itself holds a pair of one state and a pair of two different states. Characters are compared
+ * on a sample: the printable ASCII, some letters, digits and spaces of other scripts, and each
+ * character the rule names; anchors, lookarounds and back references match nothing here (a
+ * lookaround's own pattern is tested on its own). Pure, and it never throws.
+ */
+
+/** A part of the rule: a character (set), a sequence, alternatives, a repeat, or nothing. */
+type Node =
+  | { kind: 'char'; atom: string }
+  | { kind: 'seq'; items: Node[] }
+  | { kind: 'alt'; items: Node[] }
+  | { kind: 'repeat'; item: Node; min: number; max: number; source: string }
+  | { kind: 'empty' }
+
+/** A repeat of at most this many is written out; one of more is read as unbounded. */
+const MOST_WRITTEN_OUT = 8
+/** The most positions a rule is tested with: past it, the test is left out rather than slow. */
+const MOST_POSITIONS = 3000
+
+/**
+ * The first repeat of `source` (read with `flags`, as the rule is compiled) whose text can be
+ * matched in two ways at each repeat, as written in the rule (`(a|a)*`), or undefined.
+ */
+export function ambiguousRepeat(source: string, flags: string): string | undefined {
+  try {
+    const lookarounds: Node[] = []
+    const root = parse(source, lookarounds)
+    const sample = sampleOf(source)
+    for (const tree of [root, ...lookarounds]) {
+      const found = firstAmbiguous(tree, flags, sample)
+      if (found !== undefined) return found
+    }
+  } catch {
+    // A rule this reader does not follow is left to the engine, which compiled it.
+  }
+  return undefined
+}
+
+/** The innermost, leftmost repeat whose own automaton (its group repeated) is ambiguous. */
+function firstAmbiguous(node: Node, flags: string, sample: string[]): string | undefined {
+  const inner = node.kind === 'seq' || node.kind === 'alt' ? node.items : node.kind === 'repeat' ? [node.item] : []
+  for (const item of inner) {
+    const found = firstAmbiguous(item, flags, sample)
+    if (found !== undefined) return found
+  }
+  // A character repeated alone (`\s+`, `.*`, most repeats of a rule) matches a text one way.
+  if (node.kind === 'repeat' && node.max > 1 && node.item.kind !== 'char' && node.item.kind !== 'empty' && exponentiallyAmbiguous(node, flags, sample)) return node.source
+  return undefined
+}
+
+/** The characters the rule's sets are compared on: the sample, and every one the rule names. */
+function sampleOf(source: string): string[] {
+  const chars = new Set<string>()
+  for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c))
+  for (const c of '\t\n\u00a0\u2003\u3000éüßøкЖяαΩ中文アあ한ไ١٣۵߀😀') chars.add(c)
+  for (const c of source) if (c.codePointAt(0)! >= 0x80) chars.add(c)
+  return [...chars]
+}
+
+/** Reads the rule into nodes; a lookaround's pattern goes to `lookarounds`, and matches nothing in place. */
+function parse(source: string, lookarounds: Node[]): Node {
+  let i = 0
+  const alternatives = (): Node => {
+    const items: Node[] = [sequence()]
+    while (source[i] === '|') {
+      i++
+      items.push(sequence())
+    }
+    return items.length === 1 ? (items[0] as Node) : { kind: 'alt', items }
+  }
+  const sequence = (): Node => {
+    const items: Node[] = []
+    while (i < source.length && source[i] !== '|' && source[i] !== ')') {
+      const start = i
+      let item = atom()
+      const repeat = quantifier()
+      if (repeat !== undefined) item = { kind: 'repeat', item, min: repeat.min, max: repeat.max, source: source.slice(start, i) }
+      items.push(item)
+    }
+    return { kind: 'seq', items }
+  }
+  const quantifier = (): { min: number; max: number } | undefined => {
+    const c = source[i]
+    let bounds: { min: number; max: number } | undefined
+    if (c === '*') bounds = { min: 0, max: Infinity }
+    else if (c === '+') bounds = { min: 1, max: Infinity }
+    else if (c === '?') bounds = { min: 0, max: 1 }
+    else if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i))
+      if (m === null) return undefined
+      i += m[0].length - 1
+      bounds = { min: Number(m[1]), max: m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]) }
+    }
+    if (bounds === undefined) return undefined
+    i++
+    if (source[i] === '?') i++
+    return bounds
+  }
+  const atom = (): Node => {
+    const c = source[i] as string
+    if (c === '(') {
+      const look = /^\(\?<?[=!]/.exec(source.slice(i, i + 4))
+      const prefix = look !== null ? look[0].length : source.startsWith('(?:', i) ? 3 : /^\(\?<[^=!]/.test(source.slice(i, i + 4)) ? source.indexOf('>', i) + 1 - i : 1
+      i += prefix
+      const inner = alternatives()
+      i++ // the `)`
+      if (look === null) return inner
+      lookarounds.push(inner)
+      return { kind: 'empty' }
+    }
+    if (c === '[') {
+      const start = i
+      i += source[i + 1] === '^' ? 2 : 1
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1
+      i++
+      return { kind: 'char', atom: source.slice(start, i) }
+    }
+    if (c === '^' || c === '$') {
+      i++
+      return { kind: 'empty' }
+    }
+    if (c === '\\') {
+      const next = source[i + 1] ?? ''
+      if (next === 'b' || next === 'B') {
+        i += 2
+        return { kind: 'empty' }
+      }
+      // A back reference matches what its group matched: nothing here.
+      const backReference = /^\\(?:[1-9]\d*|k<[^>]*>)/.exec(source.slice(i))
+      if (backReference !== null) {
+        i += backReference[0].length
+        return { kind: 'empty' }
+      }
+      const escape = /^\\(?:[pP]\{[^}]*\}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[a-zA-Z]|0|[\s\S])/.exec(source.slice(i))
+      const text = escape === null ? source.slice(i, i + 2) : escape[0]
+      i += text.length
+      return { kind: 'char', atom: text }
+    }
+    // One character, a surrogate pair whole.
+    const char = String.fromCodePoint(source.codePointAt(i)!)
+    i += char.length
+    return { kind: 'char', atom: char }
+  }
+  const root = alternatives()
+  if (i < source.length) throw new Error('unbalanced')
+  return root
+}
+
+/** A position automaton: each position's characters (a bit per character of the sample) and the positions that may follow it. */
+interface Automaton {
+  chars: Uint32Array[]
+  follow: Array<Set<number>>
+}
+
+/** Glushkov's sets of a part: whether it matches empty text, its first and last positions. */
+interface Part {
+  nullable: boolean
+  first: Set<number>
+  last: Set<number>
+}
+
+/** Whether `repeat` alone (its group, repeated as written) matches some text in exponentially many ways. */
+function exponentiallyAmbiguous(repeat: Node, flags: string, sample: string[]): boolean {
+  const automaton: Automaton = { chars: [], follow: [] }
+  const charsOf = new Map<string, Uint32Array>()
+  const build = (node: Node): Part => {
+    if (automaton.chars.length > MOST_POSITIONS) throw new Error('too large')
+    switch (node.kind) {
+      case 'empty':
+        return { nullable: true, first: new Set(), last: new Set() }
+      case 'char': {
+        let chars = charsOf.get(node.atom)
+        if (chars === undefined) {
+          const re = new RegExp(`^(?:${node.atom})$`, flags.replace(/[gy]/g, ''))
+          chars = new Uint32Array(Math.ceil(sample.length / 32))
+          sample.forEach((c, k) => {
+            if (re.test(c)) chars![k >> 5]! |= 1 << (k & 31)
+          })
+          charsOf.set(node.atom, chars)
+        }
+        const at = automaton.chars.length
+        automaton.chars.push(chars)
+        automaton.follow.push(new Set())
+        return { nullable: false, first: new Set([at]), last: new Set([at]) }
+      }
+      case 'alt': {
+        const parts = node.items.map(build)
+        return { nullable: parts.some((p) => p.nullable), first: union(parts.map((p) => p.first)), last: union(parts.map((p) => p.last)) }
+      }
+      case 'seq': {
+        let whole: Part = { nullable: true, first: new Set(), last: new Set() }
+        for (const item of node.items) whole = concat(whole, build(item))
+        return whole
+      }
+      case 'repeat': {
+        // Written out up to MOST_WRITTEN_OUT; past it, or unbounded, as `min` copies (at most 2) and a loop.
+        const unbounded = node.max > MOST_WRITTEN_OUT
+        const required = unbounded ? Math.min(node.min, 2) : node.min
+        let whole: Part = { nullable: true, first: new Set(), last: new Set() }
+        for (let k = 0; k < required; k++) whole = concat(whole, build(node.item))
+        if (unbounded) {
+          const looped = build(node.item)
+          for (const l of looped.last) for (const f of looped.first) automaton.follow[l]!.add(f)
+          whole = concat(whole, { ...looped, nullable: true })
+        } else {
+          for (let k = required; k < node.max; k++) whole = concat(whole, { ...build(node.item), nullable: true })
+        }
+        return whole
+      }
+    }
+  }
+  const concat = (a: Part, b: Part): Part => {
+    for (const l of a.last) for (const f of b.first) automaton.follow[l]!.add(f)
+    return {
+      nullable: a.nullable && b.nullable,
+      first: a.nullable ? union([a.first, b.first]) : a.first,
+      last: b.nullable ? union([a.last, b.last]) : b.last,
+    }
+  }
+  build(repeat)
+  return twoWaysRound(automaton)
+}
+
+function union(sets: ReadonlyArray<Set<number>>): Set<number> {
+  const all = new Set<number>()
+  for (const s of sets) for (const x of s) all.add(x)
+  return all
+}
+
+/** The most pairs of positions a test steps through: past it, the rule is taken rather than the start held. */
+const MOST_STEPS = 200_000
+
+/**
+ * Whether the automaton is exponentially ambiguous (every position of it is reached from its start):
+ * a strongly connected component of its product with itself holds a pair of one position, (p, p),
+ * and a pair of two, (q, r) (Allauzen, Mohri & Rastogi 2008). Such a cycle runs within one
+ * component S of the automaton, and leaves the diagonal where two positions of S that follow one
+ * p fit a character alike: so it is found by walking, on one text, from each such pair back to a
+ * pair of one position, within S. Past MOST_STEPS, false.
+ */
+function twoWaysRound(automaton: Automaton): boolean {
+  const { chars, follow } = automaton
+  const meet = (a: number, b: number) => {
+    const x = chars[a]!
+    const y = chars[b]!
+    for (let k = 0; k < x.length; k++) if ((x[k]! & y[k]!) !== 0) return true
+    return false
+  }
+  const component = components(follow)
+  const followWithin = follow.map((next, p) => [...next].filter((q) => component[q] === component[p]))
+  const within = (p: number) => followWithin[p]!
+  const seen = new Set<number>()
+  const size = chars.length
+  const queue: number[] = []
+  const visit = (a: number, b: number) => {
+    const k = a < b ? a * size + b : b * size + a
+    if (!seen.has(k)) {
+      seen.add(k)
+      queue.push(a, b)
+    }
+  }
+  // Walks on from the pairs met so far; true on reaching a pair of one position.
+  let steps = 0
+  let at = 0
+  const walk = (): boolean | undefined => {
+    for (; at < queue.length; at += 2) {
+      const nextA = within(queue[at]!)
+      const nextB = within(queue[at + 1]!)
+      for (const a of nextA) {
+        for (const b of nextB) {
+          if (++steps > MOST_STEPS) return false
+          if (!meet(a, b)) continue
+          if (a === b) return true
+          visit(a, b)
+        }
+      }
+    }
+    return undefined
+  }
+  // Where the walks leave the diagonal: two positions that follow one, alike. Positions followed
+  // by the same ones (the ends of a group's alternatives) are tried once.
+  const tried = new Set<string>()
+  for (let p = 0; p < size; p++) {
+    const next = within(p)
+    const key = next.join(',')
+    if (next.length < 2 || tried.has(key)) continue
+    tried.add(key)
+    for (let i = 0; i < next.length; i++) {
+      for (let j = i + 1; j < next.length; j++) {
+        if (++steps > MOST_STEPS) return false
+        if (meet(next[i]!, next[j]!)) visit(next[i]!, next[j]!)
+      }
+      const found = walk()
+      if (found !== undefined) return found
+    }
+  }
+  return false
+}
+
+/** The strongly connected component of each position (Tarjan's, iteratively); a position on no cycle has one of its own. */
+function components(follow: ReadonlyArray<Set<number>>): number[] {
+  const index = new Array<number>(follow.length).fill(-1)
+  const low = new Array<number>(follow.length).fill(0)
+  const component = new Array<number>(follow.length).fill(-1)
+  const onStack = new Array<boolean>(follow.length).fill(false)
+  const stack: number[] = []
+  let counter = 0
+  let found = 0
+  for (let root = 0; root < follow.length; root++) {
+    if (index[root] !== -1) continue
+    const work: Array<{ p: number; next: number[]; at: number }> = []
+    const open = (p: number) => {
+      index[p] = low[p] = counter++
+      stack.push(p)
+      onStack[p] = true
+      work.push({ p, next: [...follow[p]!], at: 0 })
+    }
+    open(root)
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!
+      if (frame.at < frame.next.length) {
+        const q = frame.next[frame.at++]!
+        if (index[q] === -1) open(q)
+        else if (onStack[q]) low[frame.p] = Math.min(low[frame.p]!, index[q]!)
+        continue
+      }
+      work.pop()
+      const parent = work[work.length - 1]
+      if (parent !== undefined) low[parent.p] = Math.min(low[parent.p]!, low[frame.p]!)
+      if (low[frame.p] === index[frame.p]) {
+        for (;;) {
+          const q = stack.pop()!
+          onStack[q] = false
+          component[q] = found
+          if (q === frame.p) break
+        }
+        found++
+      }
+    }
+  }
+  return component
+}
