@@ -824,6 +824,29 @@ describe('a policy nested thousands deep (R-POL)', () => {
   })
 })
 
+describe('a YAML alias inside the value its own anchor names (R-POL)', () => {
+  it('is refused naming the field and the alias, not as a value nested 64 levels deep, which the file does not write', async () => {
+    // `sensitive_terms: &x [*x]` is a list holding itself: it was said to nest more than 64 levels deep.
+    expect(() => parsePolicy('ask: { auto_resolve_p: 0.8 }\nsensitive_terms: &x [payments, *x]\n', 'mine.yaml')).toThrow(
+      new PolicyFileError(
+        'mine.yaml: invalid policy\n  sensitive_terms.1 (line 2): the alias *x stands inside the value its anchor &x names, so that value would hold itself without end: write the value out there',
+      ),
+    )
+    expect(() => parsePolicy('points:\n  - &p\n    key: db\n    match: { question: "which db" }\n    static_default: *p\n', 'mine.yaml')).toThrow(
+      new PolicyFileError(
+        'mine.yaml: invalid policy\n  points.0.static_default (line 5): the alias *p stands inside the value its anchor &p names, so that value would hold itself without end: write the value out there',
+      ),
+    )
+    // On one line, no line is said; an anchor used beside itself, not inside, is taken.
+    expect(() => parsePolicy('a: &x [*x]', 'mine.yaml')).toThrow(
+      new PolicyFileError('mine.yaml: invalid policy\n  a.0: the alias *x stands inside the value its anchor &x names, so that value would hold itself without end: write the value out there'),
+    )
+    const base: unknown = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    const beside = 'points:\n  - &p\n    key: db\n    match: &m { question: "which db" }\n  - key: db2\n    match: *m\n'
+    expect(parsePolicy(beside, 'mine.yaml', base).points.map((p) => p.key)).toEqual(['db', 'db2'])
+  })
+})
+
 describe('README\'s policy table gives each number\'s range as the loader holds it (R-POL)', () => {
   const README = join(__dirname, '..', '..', 'README.md')
   // [field, the words of its row, the lowest value taken or undefined (an open bound), the value

@@ -31,6 +31,7 @@ function parseYaml(text: string): {
   tags: string[]
   lineOf: (path: readonly PropertyKey[]) => number | undefined
   emptyAt: (path: readonly PropertyKey[]) => 'key' | 'entry' | undefined
+  selfAlias?: { path: PropertyKey[]; alias: string; line: number }
 } {
   const options = { merge: true, resolveKnownTags: false, logLevel: 'error' } as const
   const yaml = require('yaml') as typeof import('yaml')
@@ -82,7 +83,25 @@ function parseYaml(text: string): {
     const empty = at.node === null || (yaml.isScalar(at.node) && at.node.value === null && at.node.source === '')
     return empty ? at.of : undefined
   }
-  return { value: doc.toJS(options), tags, lineOf, emptyAt }
+  // An alias inside the value its own anchor names (`sensitive_terms: &x [*x]`): read, the value
+  // holds itself, and was refused as nesting more than 64 levels deep, which no line of the file
+  // writes. The first such alias, by its field's path and its line.
+  let selfAlias: { path: PropertyKey[]; alias: string; line: number } | undefined
+  yaml.visit(doc, {
+    Alias(_key, alias, ancestors) {
+      const target = alias.resolve(doc)
+      if (target === undefined || !ancestors.includes(target)) return undefined
+      const path: PropertyKey[] = []
+      ancestors.forEach((node, i) => {
+        const child = ancestors[i + 1] ?? alias
+        if (yaml.isPair(node) && yaml.isScalar(node.key)) path.push(String(node.key.value))
+        else if (yaml.isSeq(node)) path.push(node.items.indexOf(child as never))
+      })
+      selfAlias = { path, alias: alias.source, line: lineCounter.linePos(alias.range?.[0] ?? 0).line }
+      return yaml.visit.BREAK
+    },
+  })
+  return { value: selfAlias === undefined ? doc.toJS(options) : null, tags, lineOf, emptyAt, selfAlias }
 }
 
 /** The policy shipped in `policies/default.json`. */
@@ -121,14 +140,23 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   let tags: string[] = []
   let lineOf: (path: readonly PropertyKey[]) => number | undefined = () => undefined
   let emptyAt: (path: readonly PropertyKey[]) => 'key' | 'entry' | undefined = () => undefined
+  let selfAlias: ReturnType<typeof parseYaml>['selfAlias']
   try {
-    if (yaml) ({ value: raw, tags, lineOf, emptyAt } = parseYaml(text))
+    if (yaml) ({ value: raw, tags, lineOf, emptyAt, selfAlias } = parseYaml(text))
     else raw = JSON.parse(json)
   } catch (error) {
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
     // and all. YAML's code frame, with its caret under the column, stays on its lines.
     const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
     throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + policyJsonHabit(json, message)}`)
+  }
+  // A file of one line is all line 1: said without it, as a field's line is.
+  if (selfAlias !== undefined) {
+    const { path, alias, line } = selfAlias
+    const onItsLine = /\n\s*\S/.test(text.trim()) ? ` (line ${line})` : ''
+    throw new PolicyFileError(
+      `${file}: invalid policy\n  ${path.join('.')}${onItsLine}: the alias *${alias} stands inside the value its anchor &${alias} names, so that value would hold itself without end: write the value out there`,
+    )
   }
   // An empty YAML file (or one of comments) parses to null, as `null` or `~` does.
   if (raw === null || raw === undefined) throw new PolicyFileError(empty)
