@@ -439,6 +439,25 @@ describe('a JSON policy with a syntax error (R-POL)', () => {
   })
 })
 
+describe('a YAML policy in a file not named .yaml (R-POL)', () => {
+  it('says it reads as YAML, and what to name it, rather than only an unexpected token', () => {
+    // README's example policy is YAML: pasted into mine.json, it was refused at its first letter.
+    const hint = (name: string) => `; it reads as YAML, which a policy file is read as only when its name ends in .yaml or .yml: rename it ${name}`
+    expect(() => parsePolicy('thresholds: { min_observations: 3 }\nask: { auto_resolve_p: 0.8 }\n', '/home/me/mine.json')).toThrow(new RegExp(`^/home/me/mine\\.json: not valid JSON: .*${escape(hint('mine.yaml'))}$`))
+    expect(() => parsePolicy('ask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(new RegExp(`${escape(hint('policy.yaml'))}$`))
+    // One beginning with a # comment is told so already: write the policy as YAML, a .yaml file.
+    expect(() => parsePolicy('# ours\nask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(/a comment at line 1, column 1: JSON has none \(remove it, or write the policy as YAML, a \.yaml file, where # starts one\)$/)
+    // JSON with a mistake in it is JSON: no such hint, though YAML would read `True` as text.
+    expect(() => parsePolicy('{\n  "decay": { "alpha": True }\n}\n', 'mine.json')).not.toThrow(/reads as YAML/)
+    expect(() => parsePolicy('just some words\n', 'mine.json')).not.toThrow(/reads as YAML/)
+  })
+})
+
+/** `text` as a regular expression matching it literally. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
 describe('a policy file of its own (R-POL)', () => {
   const write = (name: string, text: string) => {
     const dir = tempDir('dm-policy-')

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
 import { fieldNestedPast } from '../domain/json-depth'
@@ -148,7 +148,9 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
     // and all. YAML's code frame, with its caret under the column, stays on its lines.
     const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
-    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + policyJsonHabit(json, message)}`)
+    const habit = yaml ? '' : policyJsonHabit(json, message)
+    const asYaml = yaml || habit !== '' ? '' : readsAsYaml(json, file)
+    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + habit + asYaml}`)
   }
   // A file of one line is all line 1: said without it, as a field's line is.
   if (selfAlias !== undefined) {
@@ -215,6 +217,25 @@ function policyJsonHabit(text: string, message: string): string {
   return found.habit === 'comment'
     ? `; a comment at ${found.at}: JSON has none (remove it, or write the policy as YAML, a .yaml file, where # starts one)`
     : `; a comma before a closing bracket at ${found.at}: JSON takes none (remove it)`
+}
+
+/**
+ * For a file read as JSON that JSON refused: that it reads as YAML, and what to name it, when it
+ * is written as YAML's fields are (not in braces, as JSON with a mistake in it is) and the YAML
+ * parser reads a mapping of fields from it. README's examples are YAML: pasted into `mine.json`,
+ * one was refused at its first letter, `Unexpected token 't'`, and nothing said YAML is read only
+ * from a file named so.
+ */
+function readsAsYaml(text: string, file: string): string {
+  if (/^\s*[{[]/.test(text)) return ''
+  try {
+    const value: unknown = (require('yaml') as typeof import('yaml')).parse(text, { merge: true, resolveKnownTags: false, logLevel: 'silent' })
+    if (!isPlainObject(value) || Object.keys(value).length === 0) return ''
+  } catch {
+    return ''
+  }
+  const renamed = `${basename(file).replace(/\.[^.]*$/, '')}.yaml`
+  return `; it reads as YAML, which a policy file is read as only when its name ends in .yaml or .yml: rename it ${renamed}`
 }
 
 /** The value at `path` of the policy as read, if there is one. */
