@@ -119,7 +119,7 @@ export function headingName(heading: string): string {
  * in place, is no part of the decision or its reasons. A comment in a code block is the example's.
  */
 export function textOf(lines: readonly Line[]): string {
-  let text = withoutComments(lines.map((l) => l.text))
+  let text = withoutGuidance(withoutComments(lines.map((l) => l.text)))
     .map((t) => t.trimEnd())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -202,6 +202,67 @@ function withoutComments(lines: readonly string[]): string[] {
       out.push(line)
       if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
     } else prose.push(line)
+  }
+  flush()
+  return out
+}
+
+/**
+ * The guidance of the templates most records are written from, as their sections say it in prose
+ * rather than in a comment: Michael Nygard's questions (`What is the change that we're proposing
+ * and/or doing?`, as the template most copied writes them) and adr-tools' sentences (`The change that
+ * we're proposing or have agreed to implement.`). Left in place above a record's own text, or alone
+ * in a section never filled in, it is no part of the decision or its reasons.
+ */
+const TEMPLATE_GUIDANCE = [
+  /^what is the issue that we are seeing that (?:is motivating|motivates) this decision(?: or change)?$/,
+  /^(?:what is )?the change that we are proposing (?:and\/or doing|or have agreed to implement)$/,
+  /^what becomes easier or more difficult to do (?:because of this change|and any risks introduced by (?:the|this) change(?: that will need to be mitigated)?)$/,
+  /^the issue motivating this decision,? and any context that influences or constrains the decision$/,
+]
+
+/**
+ * A paragraph of prose as its reader sees it, to compare with a template's guidance: without the
+ * marks that set it apart (a quote's `>`, emphasis, the brackets or braces a placeholder is written
+ * in), its apostrophes one, `we're` as `we are`, and no stop or question mark at its end.
+ */
+function guidanceWords(paragraph: readonly string[]): string {
+  return paragraph
+    .map((l) => l.replace(/^\s*(?:>\s*)*/, ''))
+    .join(' ')
+    .replace(/[*_]+/g, '')
+    .replace(/[\u2018\u2019]/g, "'")
+    .toLowerCase()
+    .replace(/\bwe're\b/g, 'we are')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[[{(]\s*(.*?)\s*[\]})]$/, '$1')
+    .replace(/\s*[.?]+$/, '')
+}
+
+/** Lines without the paragraphs that are a template's guidance (outside code blocks: an example keeps it). */
+function withoutGuidance(lines: readonly string[]): string[] {
+  const out: string[] = []
+  let paragraph: string[] = []
+  const flush = () => {
+    const words = guidanceWords(paragraph)
+    if (!(words !== '' && TEMPLATE_GUIDANCE.some((g) => g.test(words)))) out.push(...paragraph)
+    paragraph = []
+  }
+  let fence: string | undefined
+  for (const line of lines) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence === undefined && marker !== undefined) {
+      flush()
+      fence = marker
+      out.push(line)
+    } else if (fence !== undefined) {
+      out.push(line)
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else if (line.trim() === '' || /^\s*>\s*$/.test(line)) {
+      flush()
+      out.push(line)
+    } else paragraph.push(line)
   }
   flush()
   return out

@@ -2659,6 +2659,24 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     ])
   })
 
+  it("leaves out a template's guidance written in prose, Nygard's questions and adr-tools' sentences, but not an example's", async () => {
+    // Minimised from public logs: commanded/adr keeps Nygard's questions above each section's text,
+    // and adr-tools logs keep the template's sentences, a section never filled in holding only its own.
+    const reading = await readAdrFolder(FIXTURES + 'template-guidance')
+    expect(reading.problems).toEqual([])
+    expect(reading.skipped).toEqual(['README.md'])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-0001', 'Any change to the libraries is proposed as a record in this folder.', 'Ideas for the libraries are argued over in chat and lost.'],
+      // Nothing but the guidance: the decision is its title, as with an empty section, and no reason is stated.
+      ['ADR-0002', 'Tune the services', 'not stated in 0002-tune-the-services.md'],
+      [
+        'ADR-0003',
+        "Get a line-interactive UPS.\n\nEvery record of ours starts from this template:\n\n```markdown\n## Decision\n\nWhat is the change that we're proposing and/or doing?\n```",
+        'Power cuts corrupt the disks.',
+      ],
+    ])
+  })
+
   it('keeps the text after a `<!--` written in a code span, which opens no comment', () => {
     const reading = readTexts({
       '0001-use-x.md':
