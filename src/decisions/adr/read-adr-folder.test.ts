@@ -2209,7 +2209,7 @@ describe('links and titles as MADR and log4brains users write them', () => {
     }
   })
 
-  it('titles lose the number their heading repeats ("6. ", "ADR-001: ", "ADR 12 - "), and keep a number that is part of them', () => {
+  it('titles lose the number their heading repeats ("6. ", "ADR-001: ", "ADR 12 - ", "0016 - "), and keep a number that is part of them', () => {
     const reading = readTexts({
       '0001-a.md': madr('accepted', 'ADR-001: Use PostgreSQL'),
       '0002-b.md': madr('accepted', '2. Use Kafka'),
@@ -2228,6 +2228,10 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-013-m.md': madr('accepted', '13. Use NATS'),
       '0014_n.md': '# 14: Use Redis\n\n- Status: accepted\n- Date: 2024-01-14\n\n## Decision Outcome\n\nRedis.\n',
       'adr-15-o.md': '# 15. Use Zig\n\n- Status: accepted\n- Date: 2024-01-15\n\n## Decision Outcome\n\nZig.\n',
+      // Before a dash, as public logs write it (`# 0001 - Gobernanza …` in KikoNet13/Cuentos-Cosmere, `# 0002 — A generic …`).
+      '0016-p.md': '# 0016 - Use Deno\n\n- Status: accepted\n- Date: 2024-01-16\n\n## Decision Outcome\n\nDeno.\n',
+      '0017-q.md': '# 0017 \u2014 Use Bun\n\nDate: 2024-01-17\n\n## Status\n\nAccepted\n\n## Decision\n\nBun.\n',
+      '0018-r.md': madr('accepted', '2 - 3 replicas per zone'),
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -2246,6 +2250,9 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-013-m': 'Use NATS',
       '0014_n': 'Use Redis',
       'adr-15-o': 'Use Zig',
+      'ADR-0016': 'Use Deno',
+      'ADR-0017': 'Use Bun',
+      'ADR-0018': '2 - 3 replicas per zone',
     })
   })
 })
