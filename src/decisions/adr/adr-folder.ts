@@ -5,6 +5,7 @@ import { inWords } from '../decisions-named'
 import { isAxmeCode, readAxmeCode } from './axme-code'
 import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
+import { STATUS_NAME } from './field-names'
 import { withAtxHeadings } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
@@ -73,12 +74,16 @@ const WAS_ACCEPTED: ReadonlySet<DecisionStatus> = new Set(['accepted', 'supersed
 /**
  * Files that live beside decision records without being one: an index, and templates, named as
  * tools and teams name them (`template.md`, `0000-template.md`, `template-madr.md`,
- * `adr_template_v2.md`). A name that begins with a number is a record's (`0005-use-templates-….md`)
- * unless it is the template's own.
+ * `adr_template_v2.md`), also in the words of logs kept in Spanish, Portuguese, French, German or
+ * Italian (`PLANTILLA.md`, `INDICE.md`, `adr-vorlage.md`). A name that begins with a number is a
+ * record's (`0005-use-templates-….md`) unless it is the template's own.
  */
 export function notARecord(name: string): boolean {
-  return /^(readme|index|template|.*-template)\.md$/i.test(name) || (/template/i.test(name) && !/^\d/.test(name))
+  return new RegExp(String.raw`^(readme|index|[ií]ndice|${TEMPLATE_WORD}|.*-${TEMPLATE_WORD})\.md$`, 'i').test(name) || (new RegExp(TEMPLATE_WORD, 'i').test(name) && !/^\d/.test(name))
 }
+
+/** A template, as tools name it and as the words for it are in the languages records are read in. */
+const TEMPLATE_WORD = '(?:template|plantilla|vorlage|mod[eè]le|modelo|modello)'
 
 /** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
 export const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
@@ -134,11 +139,11 @@ function bodyFormatOf(written: string): AdrFormat | undefined {
   // some teams write the status in the heading (`## Status: Accepted`).
   // In bold too (`## **Status**`), as some editors write every heading.
   // After an emoji too (`## 🚦 Status`), as some templates mark each section.
-  if (/^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$/imu.test(text)) return 'adr-tools'
+  if (STATUS_SECTION.test(text)) return 'adr-tools'
   // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
-  if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(text)) return 'log4brains'
+  if (STATUS_FIELD_LINE.test(text)) return 'log4brains'
   // Or in a table of fields under the title (`| Status | Accepted |`), or of columns (`| Date | Status |`).
-  if (/^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?status(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|/im.test(text)) return 'log4brains'
+  if (STATUS_FIELD_CELL.test(text)) return 'log4brains'
   // Else a status section a level or two down (`### Status`, `#### Status`), as some templates write
   // every section of a record under its title: one, for a file of several is a log of decisions,
   // which one record would not hold.
@@ -160,7 +165,16 @@ function notARecordMessage(text: string): string {
 }
 
 /** A status section a level or two down: `### Status`, `#### Status`. */
-const DEEPER_STATUS = /^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$/gimu
+const DEEPER_STATUS = new RegExp(String.raw`^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$`, 'gimu')
+
+/** A status section (`## Status`, `## Estado`), as bodyFormatOf reads it. */
+const STATUS_SECTION = new RegExp(String.raw`^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$`, 'imu')
+
+/** A status field on a line (`- Status: accepted`, `> **Estado:** Aceptado`). */
+const STATUS_FIELD_LINE = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*(:|\*\*:|__:)`, 'im')
+
+/** A status field in a table's cell (`| Status | Accepted |`, `| Date | Estado |`). */
+const STATUS_FIELD_CELL = new RegExp(String.raw`^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|`, 'im')
 
 /** UTF-8 text, or the line of the first byte that is not UTF-8. */
 function decode(bytes: Uint8Array): { text: string } | { badLine: number } {

@@ -3,6 +3,7 @@ import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision
 import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
+import { CONTEXT_SECTION, DATE_SECTIONS, DECISION_SECTION, RATIONALE_SECTION, STATUS_FIELD, STATUS_NAME, dateFieldOf } from './field-names'
 import { readStatusLine, statusesSaid, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
 
 /**
@@ -203,7 +204,7 @@ const LINKS_HEADING = /^links\s*(?:<!--.*?-->\s*)?$/i
 const RELATED_HEADING = /^related\s+decisions?\s*(?:<!--.*?-->\s*)?$/i
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
-const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:(?:\*\*|__)?|\s+[-\u2013\u2014]\s+|\s*$)/i
+const STATUS_HEADING = new RegExp(String.raw`^(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:(?:\*\*|__)?|\s+[-\u2013\u2014]\s+|\s*$)`, 'i')
 
 /**
  * How deep a record writes its status heading: 2 for `## Status`, else 3 or 4 for a record that
@@ -216,7 +217,7 @@ export function statusHeadingLevel(text: string): number {
 }
 
 /** A status heading at level 2 to 4 (`## Status`, `### **Status:** Accepted`). */
-const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$/gimu
+const STATUS_HEADING_LINE = new RegExp(String.raw`^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$`, 'gimu')
 
 /**
  * The status lines of a status section: what its heading says after `Status:`, then the lines under
@@ -228,7 +229,7 @@ function statusLinesOf(section: Section): Line[] {
   const inHeading = headingName(section.heading).replace(STATUS_HEADING, '').trim()
   const lines = inHeading === '' ? section.body : [{ n: section.line, text: inHeading }, ...section.body]
   return lines.flatMap((line) => {
-    const field = fieldOf([line], /^status$/i)
+    const field = fieldOf([line], STATUS_FIELD)
     if (field !== undefined) return [{ n: line.n, text: field.value }]
     return fieldOf([line], /./) !== undefined && readStatusLine(line.text) === undefined ? [] : [line]
   })
@@ -291,11 +292,11 @@ export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
   ]
   const unreadDates: UnreadDate[] = []
   // Some records give the date a section of its own, as the status has (`## Date`, then `2025-09-26`).
-  const dateLine = filled(sectionNamed(record, /^date$/i)?.body ?? [])[0]
+  const dateLine = filled((sectionNamed(record, DATE_SECTIONS[0] as RegExp) ?? sectionNamed(record, DATE_SECTIONS[1] as RegExp))?.body ?? [])[0]
   const dateSection = dateLine === undefined ? undefined : { value: dateLine.text.trim(), line: dateLine.n }
   const date =
-    readDateField(fieldOf(record.preamble, /^date$/i), unreadDates, latest) ??
-    readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates, latest) ??
+    readDateField(dateFieldOf(record.preamble), unreadDates, latest) ??
+    readDateField(dateFieldOf(statusSection.body), unreadDates, latest) ??
     readDateField(dateSection, unreadDates, latest) ??
     readDateField(fileNameDate(file.name), unreadDates, latest) ??
     statusDate
@@ -307,8 +308,8 @@ export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
     sectionNamed(record, name) ?? record.sections.find((s) => name.test(/\(([^()]+)\)\s*$/.exec(headingName(s.heading))?.[1]?.trim() ?? ''))
   const text = (name: RegExp) => textOf((named(name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   // Or its `## Decided Approach`, as Gareth Morgan's template names it, or the Alexandrian `## Solution`.
-  const decision = text(/^(?:decision|decided approach|solution)$/i)
-  const context = text(/^context$/i)
+  const decision = text(DECISION_SECTION)
+  const context = text(CONTEXT_SECTION)
   // Tyree and Akerman's template (an "## Issue", then "## Argument" for the reasons) has no context.
   // A record with MADR's sections under a "## Status" (`## Context and Problem Statement`,
   // `## Decision Outcome`), as teams often write one: its outcome is read as a MADR record's is,
@@ -320,7 +321,7 @@ export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
     decision: decision || outcome?.decision || title,
     // A section that says why (`## Rationale`, Tyree and Akerman's `## Argument`) before the context,
     // which says what the decision answers: a record that writes both gives its reasons there.
-    rationale: text(/^(rationale|argument)$/i) || context || outcome?.rationale || text(/^context and problem statement$/i) || yStatementReasons(decision) || `not stated in ${file.path}`,
+    rationale: text(RATIONALE_SECTION) || context || outcome?.rationale || text(/^context and problem statement$/i) || yStatementReasons(decision) || `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),

@@ -1,4 +1,5 @@
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
+import { dateFieldOf, STATUS_FIELD } from './field-names'
 import { madrBody } from './madr'
 import { recordsNamed } from './status-words'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, titleWithoutNumber } from './markdown'
@@ -14,7 +15,7 @@ export function readLog4brains(file: RecordFile, latest?: string): ParsedRecord 
   const record = parseRecord(numbered(file.text))
   if (record.title === null) throw new UnreadableRecord(1, 'no "# Title" heading')
   const head = record.preamble
-  const statusField = fieldOf(head, /^status$/i)
+  const statusField = fieldOf(head, STATUS_FIELD)
   if (statusField === undefined) throw new UnreadableRecord(record.title.line, 'no "- Status:" bullet under the title')
   const definitions = linkDefinitions(file.text)
   const statusLine = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions, latest)
@@ -44,7 +45,7 @@ export function readLog4brains(file: RecordFile, latest?: string): ParsedRecord 
   // import dates the record the day it first sees it.
   const unreadDates: UnreadDate[] = []
   const fromName = named === null ? undefined : { value: named.join('-'), line: 1 }
-  const date = readDateField(fieldOf(head, /^date$/i), unreadDates, latest) ?? readDateField(fromName, unreadDates, latest) ?? statusLine.date
+  const date = readDateField(dateFieldOf(head), unreadDates, latest) ?? readDateField(fromName, unreadDates, latest) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   // Bullets (`* Status: accepted`) are MADR 2's, when the file is not named by a date; the fields of
   // a Nygard record set under its title otherwise (`| Status | Accepted |`, `**Status:** Accepted`,

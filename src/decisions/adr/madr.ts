@@ -1,6 +1,7 @@
 import { isMap, isNode, isScalar, parseDocument, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
+import { TRANSLATED_CONTEXT, TRANSLATED_DECISION, TRANSLATED_RATIONALE } from './field-names'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { listsChoices, readStatusLine } from './status-words'
 
@@ -11,7 +12,7 @@ import { listsChoices, readStatusLine } from './status-words'
  * the reasons below it), or in a colon (a list of what was decided below it), goes on with the next one.
  */
 export function madrBody(record: MarkdownRecord, title: string, path: string): { decision: string; rationale: string } {
-  const section = sectionNamed(record, /^decision( outcome)?$/i)
+  const section = sectionNamed(record, /^decision( outcome)?$/i) ?? sectionNamed(record, TRANSLATED_DECISION)
   const [first = '', next, after] = textOf(section?.body ?? []).split(/\n\s*\n/)
   // So does one that ends in a colon (`Chosen option: "Postgres", with these settings:`): the list
   // under it is what was decided.
@@ -34,9 +35,9 @@ export function madrBody(record: MarkdownRecord, title: string, path: string): {
   const clause = /,?\s+(because:?\s+)([\s\S]+)$/i.exec(outcome)
   const [, word = '', reason = ''] = clause ?? []
   const because = clause === null ? afterList : (/^of\s/i.test(reason) ? `${word}${reason}` : reason).trim()
-  const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
+  const context = textOf((sectionNamed(record, /^context( and problem statement)?$/i) ?? sectionNamed(record, TRANSLATED_CONTEXT))?.body ?? [])
   // A `## Rationale` section, as many teams add to the template, says why, as in an adr-tools record.
-  const reasons = textOf(sectionNamed(record, /^rationale$/i)?.body ?? [])
+  const reasons = textOf((sectionNamed(record, /^rationale$/i) ?? sectionNamed(record, TRANSLATED_RATIONALE))?.body ?? [])
   return {
     decision: outcome || title,
     rationale: reasons || because || context || `not stated in ${path}`,

@@ -42,6 +42,48 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(adr5?.evidence[0]?.hash).toMatch(/^sha256:/)
   })
 
+  it('records kept in Spanish, French, German or Portuguese: their status, date, links, decision and context, and their template and index skipped', async () => {
+    // Minimised from public logs: KikoNet13/Cuentos-Cosmere writes `- Estado: reemplazado por `0007``
+    // and `- Fecha:` bullets, `## Contexto` and `## Decisión`, beside PLANTILLA.md and INDICE.md;
+    // other logs write `## Estado` / `Aceptado`, `## Statut` / `Acceptée le …`, `Ersetzt durch […]`.
+    const reading = await readAdrFolder(FIXTURES + 'translated')
+    expect(reading.problems).toEqual([])
+    expect(reading.skipped).toEqual(['INDICE.md', 'PLANTILLA.md', 'README.md'])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2026-02-12', null, null],
+      'ADR-0002': ['superseded', '2026-02-12', null, 'ADR-0004'],
+      'ADR-0003': ['accepted', '2026-03-01', null, null],
+      'ADR-0004': ['accepted', '2026-02-13', 'ADR-0002', null],
+      'ADR-0005': ['accepted', '2026-07-08', null, null],
+      'ADR-0006': ['superseded', '2025-04-01', null, 'ADR-0007'],
+      'ADR-0007': ['accepted', '2025-09-15', 'ADR-0006', null],
+      'ADR-0008': ['accepted', '2025-05-20', null, null],
+    })
+    expect(reading.records.map((r) => [r.key, r.title, r.decision, r.rationale])).toEqual([
+      ['ADR-0001', 'Gobernanza del repositorio', 'Cada tarea tiene su archivo en `docs/tasks/`.', 'Las notas sueltas dificultan el mantenimiento.'],
+      ['ADR-0002', 'Cache en SQLite', 'Guardar una cache en SQLite.', 'La lectura del disco era lenta.'],
+      ['ADR-0003', 'NAT en el gateway', 'Activar el reenvío de IP y NAT en el gateway.', 'El gateway enruta entre la LAN y la VPN.'],
+      ['ADR-0004', 'Leer los JSON directamente', 'La aplicación lee cada `NN.json` del disco, sin cache.', 'La cache daba más trabajo del que ahorraba.'],
+      ['ADR-0005', "Minijeux d'arme", 'Un minijeu par arme, appris en jouant.', 'Chaque arme demande un geste à apprendre.'],
+      ['ADR-0006', 'REST zwischen den Diensten', 'Wir verwenden REST.', 'Die Dienste rufen einander auf.'],
+      ['ADR-0007', 'gRPC zwischen den Diensten', 'Wir verwenden gRPC.', 'REST ist ohne Typen.'],
+      ['ADR-0008', 'Usar Postgres', 'Usar Postgres.', 'Precisamos de transações.'],
+    ])
+  })
+
+  it('reads the status words of other languages as their English ones, and a longer word as none of them', () => {
+    expect(readStatusLine('Rechazada')).toEqual({ status: 'revoked' })
+    expect(readStatusLine('Obsoleto')).toEqual({ status: 'deprecated' })
+    expect(readStatusLine('Propuesto')).toEqual({ status: 'proposed' })
+    expect(readStatusLine('Abgelehnt')).toEqual({ status: 'revoked' })
+    expect(readStatusLine('Remplacée par [ADR-5](0005-x.md)')).toEqual({ status: 'superseded', supersededBy: '0005-x.md' })
+    expect(readStatusLine('Reemplaza a [ADR-2](0002-x.md)')).toEqual({ supersedes: '0002-x.md' })
+    // A word alone is a status, not a link to what follows it.
+    expect(readStatusLine('Substituida')).toEqual({ status: 'superseded' })
+    expect(readStatusLine('Remplacé')).toEqual({ status: 'superseded' })
+    expect(readStatusLine('Aceptadores')).toBeUndefined()
+  })
+
   it('MADR: front matter status, date and decision-makers; a one-sided "superseded by ADR-0004" linked both ways; bad YAML at its line', async () => {
     const reading = await readAdrFolder(FIXTURES + 'madr')
     expect(summary(reading.records)).toEqual({

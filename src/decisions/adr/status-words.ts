@@ -26,6 +26,14 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   // Cancelled (or canceled), discarded: given up, as abandoned is. Disproven (or refuted): tried and
   // found not to hold, as Decision Brain's logs mark a decision the evidence went against.
   [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disproven|disproved|refuted)\b/, 'revoked'],
+  // The same statuses as Spanish, Portuguese, French, German and Italian records write them, which
+  // logs written from the templates translated hold (`- Estado: aceptado`, `## Statut` `Accepté`).
+  // Read after the English words, a word of a letter more than they match being no status of theirs.
+  [/^(aceptad[oa]|aprobad[oa]|adoptad[oa]|implementad[oa]|vigente|aceit[oa]|aprovad[oa]|adotad[oa]|implementad[oa]|accept[eé]e?s?|approuv[eé]e?s?|adopt[eé]e?s?|en vigueur|akzeptiert|angenommen|beschlossen|genehmigt|umgesetzt|accettat[oa]|approvat[oa]|adottat[oa])(?![\p{L}\p{N}])/u, 'accepted'],
+  [/^(propuest[oa]|borrador|en revisi[oó]n|pendiente|en discusi[oó]n|propost[oa]|rascunho|em revis[aã]o|em discuss[aã]o|pendente|propos[eé]e?s?|brouillon|en attente|en discussion|en cours|vorgeschlagen|vorschlag|entwurf|in (?:pr[uü]fung|diskussion|bearbeitung)|offen|bozza|in revisione|in discussione|in attesa)(?![\p{L}\p{N}])/u, 'proposed'],
+  [/^(reemplazad[oa]|sustituid[oa]|superad[oa]|substitu[ií]d[oa]|remplac[eé]e?s?|ersetzt|abgel[oö]st|sostituit[oa]|superat[oa])(?![\p{L}\p{N}])/u, 'superseded'],
+  [/^(obsolet[oa]|deprecad[oa]|obsol[eè]te|d[eé]pr[eé]ci[eé]e?s?|veraltet|[uü]berholt|deprecat[oa])(?![\p{L}\p{N}])/u, 'deprecated'],
+  [/^(rechazad[oa]|descartad[oa]|cancelad[oa]|revocad[oa]|retirad[oa]|rejeitad[oa]|descartad[oa]|revogad[oa]|rejet[eé]e?s?|refus[eé]e?s?|abandonn[eé]e?s?|annul[eé]e?s?|abgelehnt|verworfen|zur[uü]ckgezogen|rifiutat[oa]|respint[oa]|annullat[oa]|scartat[oa])(?![\p{L}\p{N}])/u, 'revoked'],
 ]
 
 /** Status badges before the word: emoji and symbols, with their variation selectors, joiners and skin tones. */
@@ -181,18 +189,26 @@ const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})`, 'u')
 /**
  * A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`,
- * or after a dash, `Accepted — 2020-05-05`, `Accepted - 2020-05-05`, as a day before it may be written.
+ * or after a dash, `Accepted — 2020-05-05`, `Accepted - 2020-05-05`, as a day before it may be written;
+ * "on" as a record in another language writes it too (`Aceptado el …`, `Acceptée le …`, `Angenommen am …`).
  */
-const DAY_AFTER = new RegExp(String.raw`^\p{L}+(?:\s*[(:,\u2014\u2013-]\s*|\s+on\s+|\s+)(${DAY_WRITTEN})(?![\d./-]*\d)`, 'u')
+const DAY_AFTER = new RegExp(String.raw`^\p{L}+(?:\s*[(:,\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+)(${DAY_WRITTEN})(?![\d./-]*\d)`, 'u')
 
+/**
+ * "Superseded by" and "Supersedes" as records in Spanish, Portuguese, French, German and Italian
+ * write them (`reemplazado por 0007`, `remplacé par [ADR-5](…)`, `ersetzt durch ADR-5`,
+ * `Reemplaza a [ADR-2](…)`). German's `ersetzt` alone is "replaced", its successor after `durch`.
+ */
+const TRANSLATED_SUPERSEDED_BY = String.raw`(?:(?:reemplazad[oa]|sustituid[oa]|superad[oa]|substitu[ií]d[oa])\s+por|remplac[eé]e?s?\s+par|(?:ersetzt|abgel[oö]st)\s+(?:durch|von)|(?:sostituit[oa]|superat[oa])\s+da)(?![A-Za-z\u00C0-\u024F])`
+const TRANSLATED_SUPERSEDES = String.raw`(?:(?:reemplaza|sustituye|substitui|sostituisce)(?![A-Za-z\u00C0-\u024F])(?:\s+a(?=\s))?|remplace(?![A-Za-z\u00C0-\u024F]))`
 /**
  * The link words of a supersede, as records write them (adr-tools writes "Supercedes"); one list for
  * a link on a line of its own and one after a status on its line. "Obsoleted by" names what replaces
  * the record, as RFCs use it (and adr-tools users name their own link types, `adr new -l
  * "3:Obsoletes:Obsoleted by"`): a supersede, not a deprecation, which names no successor.
  */
-const SUPERSEDED_BY = String.raw`(?:superseded|superceded|replaced|obsoleted)\s+by`
-const SUPERSEDES = String.raw`(?:supersedes|supercedes|replaces|obsoletes)`
+const SUPERSEDED_BY = String.raw`(?:(?:superseded|superceded|replaced|obsoleted)\s+by|${TRANSLATED_SUPERSEDED_BY})`
+const SUPERSEDES = String.raw`(?:supersedes|supercedes|replaces|obsoletes|${TRANSLATED_SUPERSEDES})`
 /** A line that is a link alone: `Superseded by [3. …](…)`, `Supersedes: ADR-0002`. */
 const SUPERSEDED_BY_LINE = new RegExp(String.raw`^${SUPERSEDED_BY}\s*:?\s*(.+)$`, 'i')
 const SUPERSEDES_LINE = new RegExp(String.raw`^${SUPERSEDES}\s*:?\s*(.+)$`, 'i')

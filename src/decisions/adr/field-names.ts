@@ -1,0 +1,42 @@
+import { fieldOf, type Line } from './markdown'
+
+/**
+ * The names that records written in Spanish, Portuguese, French, German or Italian give what an
+ * English record calls its status, date, decision, context and rationale: their logs are written
+ * from adr-tools' and MADR's templates translated (`## Estado`, `- Estado: aceptado`,
+ * `- Fecha: …`, `## Statut`, `## Entscheidung`). Field names are read in any case.
+ */
+export const STATUS_NAME = String.raw`(?:status|estado|statut|stato)`
+
+/** A field or section that holds the status: `Status`, `Estado`, `Statut`, `Stato`. */
+export const STATUS_FIELD = new RegExp(String.raw`^${STATUS_NAME}$`, 'i')
+
+/** The decision's section as the templates translated name it: `Decisión`, `Decisão`, `Décision`, `Entscheidung`, `Decisione`. */
+export const TRANSLATED_DECISION = /^(?:decisi[oó]n|decis[aã]o|d[eé]cision|entscheidung|decisione)$/i
+
+/** The context's section so named: `Contexto`, `Contexte`, `Kontext`, `Contesto`. */
+export const TRANSLATED_CONTEXT = /^(?:contexto|contexte|kontext|contesto)$/i
+
+/** The section that says why so named: `Justificación`, `Justificativa`, `Justification`, `Begründung`, `Motivazione`. */
+export const TRANSLATED_RATIONALE = /^(?:justificaci[oó]n|justificativa|justification|begr[uü]ndung|motivazione)$/i
+
+/** A section of the decision: adr-tools' `Decision` (Gareth Morgan's `Decided Approach`, the Alexandrian `Solution`), or translated. */
+export const DECISION_SECTION = new RegExp(`^(?:decision|decided approach|solution)$|${TRANSLATED_DECISION.source}`, 'i')
+
+/** A section of the context: `Context`, or translated. */
+export const CONTEXT_SECTION = new RegExp(`^context$|${TRANSLATED_CONTEXT.source}`, 'i')
+
+/** A section that says why: `Rationale` (Tyree and Akerman's `Argument`), or translated. */
+export const RATIONALE_SECTION = new RegExp(`^(?:rationale|argument)$|${TRANSLATED_RATIONALE.source}`, 'i')
+
+/**
+ * A record's `Date:` field, else one named as another language names it (`Fecha:`, `Datum:`,
+ * `Data:`): the English name first, so that an English record's `Data:` beside its `Date:` is
+ * not taken for its date.
+ */
+export function dateFieldOf(lines: readonly Line[]): { value: string; line: number } | undefined {
+  return fieldOf(lines, /^date$/i) ?? fieldOf(lines, /^(?:fecha|datum|data)$/i)
+}
+
+/** A `## Date` section, else one named `Fecha` or `Datum` (not `Data`, which an English record may hold). */
+export const DATE_SECTIONS = [/^date$/i, /^(?:fecha|datum)$/i]
