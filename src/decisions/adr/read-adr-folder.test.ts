@@ -513,6 +513,10 @@ describe('files of a folder that are not .md', () => {
       await writeFile(join(dir, '0015-remove-postgres.md'), adr.replace('16.', '15.'))
       await writeFile(join(dir, '0016-handle-concurrent-git-operations'), adr)
       await writeFile(join(dir, '0017-use-queues.markdown'), adr.replace('16.', '17.'))
+      // Named by a date, as log4brains and MADR name records (hyperledger/identus-cloud-agent's
+      // `docs/decisions/20240604-hdkey-domain-separation` has no `.md`).
+      await writeFile(join(dir, '20240604-hdkey-domain-separation'), '# HDKey domain separation\n\n- Status: accepted\n')
+      await writeFile(join(dir, '2024-06-05-use-b'), '# Use B\n\n- Status: accepted\n')
       await writeFile(join(dir, '0008-hexagonal-architecture.jpg'), 'not text')
       await writeFile(join(dir, 'Makefile'), 'all:\n')
       const reading = await readAdrFolder(dir)
@@ -520,6 +524,8 @@ describe('files of a folder that are not .md', () => {
       expect([...reading.problems].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
         { path: '0016-handle-concurrent-git-operations', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 0016-handle-concurrent-git-operations.md to import it' },
         { path: '0017-use-queues.markdown', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 0017-use-queues.md to import it' },
+        { path: '2024-06-05-use-b', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 2024-06-05-use-b.md to import it' },
+        { path: '20240604-hdkey-domain-separation', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 20240604-hdkey-domain-separation.md to import it' },
       ])
     } finally {
       await rm(dir, { recursive: true, force: true })

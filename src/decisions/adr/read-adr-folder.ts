@@ -9,8 +9,8 @@ import type { AdrFormat } from './parsed-record'
  * the system will not let us read is a problem at line 1; the others are read. `files` names
  * them all. `today` (see readRecordFolder): a date after its tomorrow is read as none, and said.
  */
-/** A record's name (`0016-slug`, `ADR-016-slug`) with no extension, or with `.markdown`. */
-const MISNAMED = /^(?:adr[-_]?)?\d{1,5}[-_][^.]*(?:\.markdown)?$/i
+/** A record's name (`0016-slug`, `ADR-016-slug`, or by its date, `20240604-slug`, `2024-06-04-slug`) with no extension, or with `.markdown`. */
+const MISNAMED = /^(?:adr[-_]?)?(?:\d{1,5}|\d{8}|\d{4}-\d{2}-\d{2})[-_][^.]*(?:\.markdown)?$/i
 
 export async function readAdrFolder(dir: string, format?: AdrFormat, today?: string): Promise<FolderReading & { files: string[] }> {
   // By name, not as the system lists them (on ext4, by a hash of the name): what cannot be read is
