@@ -247,7 +247,10 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   // Statuses listed (`Accepted, deprecated`, `accepted,deprecated`), of which a decision has one:
   // read by its first word, a record written deprecated too was imported in force.
   if (listsStatuses(words)) return undefined
-  for (const [pattern, status] of WORDS) if (pattern.test(words)) return day === undefined ? { status } : { status, date: day }
+  // The words of a status joined by a hyphen or an underscore, as a tag or a key writes them
+  // (`in-progress`, `on_hold`, `under-review`), are its words.
+  const joined = words.replace(/(\p{L})[-_](?=\p{L})/gu, '$1 ')
+  for (const [pattern, status] of WORDS) if (pattern.test(words) || pattern.test(joined)) return day === undefined ? { status } : { status, date: day }
   // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
   // by"`, `adr link`): words and a link to another record, which change no status.
   if (/^[a-z][a-z -]*\s\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?$/i.test(plain)) return {}
