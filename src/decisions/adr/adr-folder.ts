@@ -6,6 +6,7 @@ import { isAxmeCode, readAxmeCode } from './axme-code'
 import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { STATUS_NAME } from './field-names'
+import { settleSlashedDate, slashedOrderOf, type SlashedOrder } from './slashed-order'
 import { withAtxHeadings } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
@@ -187,11 +188,11 @@ function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
   }
 }
 
-function readFile(file: RecordFile, format: AdrFormat, latest?: string): FileReading & { keys?: string[] } {
+function readFile(file: RecordFile, format: AdrFormat, latest?: string, order?: SlashedOrder): FileReading & { keys?: string[] } {
   if (format === 'decisions-md') return readDecisionsMd(file, latest)
   const read = format === 'axme-code' ? readAxmeCode : format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
   try {
-    const record = read(file, latest)
+    const record = settleSlashedDate(read(file, latest), order, latest)
     return { records: [record], problems: unreadDateProblems(record) }
   } catch (error) {
     if (!(error instanceof UnreadableRecord)) throw error
@@ -231,6 +232,13 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     unreadKeys.set(keyOfFile(name), `record ${path}`)
   }
   for (const name of unreadable) if (/\.md$/i.test(name)) unread(name, name)
+  // The order the folder's records write a day and a month in with slashes, where they settle it.
+  const order = slashedOrderOf(
+    [...files].sort((a, b) => compareNames(a.name, b.name)).flatMap((f) => {
+      const decoded = decode(f.bytes)
+      return 'text' in decoded && /\.md$/i.test(f.name) && !notARecord(f.name) ? [{ path: f.path, text: decoded.text }] : []
+    }),
+  )
   for (const f of [...files].sort((a, b) => compareNames(a.name, b.name))) {
     if (!/\.md$/i.test(f.name) || notARecord(f.name)) {
       skipped.push(f.path)
@@ -249,7 +257,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       unread(f.name, f.path)
       continue
     }
-    const reading = readFile(file, format, latest)
+    const reading = readFile(file, format, latest, order)
     if (format !== 'decisions-md' && reading.records.length === 0) unread(f.name, f.path)
     // A log's sections that could not be read, by their keys.
     for (const key of reading.keys ?? []) if (!reading.records.some((r) => r.key === key)) unreadKeys.set(key, `section in ${f.path}`)

@@ -84,6 +84,35 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(readStatusLine('Aceptadores')).toBeUndefined()
   })
 
+  it('reads a slashed date both orders make a day in the order the folder writes its others, as adr-tools wrote dd/mm/yyyy until 2017', async () => {
+    // Minimised from npryce/adr-tools' own doc/adr: `12/02/2016` beside `14/02/2016` and `17/12/2016`.
+    const reading = await readAdrFolder(FIXTURES + 'day-first')
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2016-02-12', null, null],
+      'ADR-0002': ['accepted', '2016-02-14', null, null],
+      'ADR-0003': ['accepted', '2018-06-26', null, null],
+    })
+    expect(reading.problems).toEqual([
+      {
+        path: '0001-record-architecture-decisions.md',
+        line: 3,
+        message: '"12/02/2016" is read as 2016-02-12, day first, as this folder writes its dates ("14/02/2016" in 0002-markdown-format.md); write it as YYYY-MM-DD to say so',
+        read: true,
+      },
+    ])
+    const adr = (n: number, date: string) => `# ${n}. Use X${n}\n\nDate: ${date}\n\n## Status\n\nAccepted\n`
+    // Month first where the folder writes its dates so.
+    const us = readTexts({ '0001-use-x1.md': adr(1, '05/06/2020'), '0002-use-x2.md': adr(2, '02/21/2017') })
+    expect(summary(us.records)['ADR-0001']).toEqual(['accepted', '2020-05-06', null, null])
+    // Where the folder writes both orders, or none settles it, the date stays unread, and said.
+    const both = readTexts({ '0001-use-x1.md': adr(1, '05/06/2020'), '0002-use-x2.md': adr(2, '02/21/2017'), '0003-use-x3.md': adr(3, '14/02/2016') })
+    const alone = readTexts({ '0001-use-x1.md': adr(1, '05/06/2020'), '0002-use-x2.md': adr(2, '2020-06-07') })
+    for (const reading of [both, alone]) {
+      expect(summary(reading.records)['ADR-0001']).toEqual(['accepted', null, null, null])
+      expect(reading.problems[0]?.message).toBe('"05/06/2020" could be 2020-06-05 or 2020-05-06; the record is read without it (write the one it is as YYYY-MM-DD)')
+    }
+  })
+
   it('MADR: front matter status, date and decision-makers; a one-sided "superseded by ADR-0004" linked both ways; bad YAML at its line', async () => {
     const reading = await readAdrFolder(FIXTURES + 'madr')
     expect(summary(reading.records)).toEqual({
