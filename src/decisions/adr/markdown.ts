@@ -422,7 +422,33 @@ export function titleWithoutNumber(title: string, number?: number): string {
   const bare = adr === null ? (/^(\d+)(?:[.:]|\s+[-\u2013\u2014])\s+/.exec(title) ?? /^\[(\d+)\]\s*(?:[:.\u2013\u2014-]\s*)?/.exec(title)) : null
   const cut = adr ?? (bare !== null && Number(bare[1]) === number ? bare : null)
   const rest = (cut === null ? title : title.slice(cut[0].length)).trim()
-  return rest === '' ? title : rest
+  return plainTitle(rest === '' ? title : rest)
+}
+
+/**
+ * A heading as its reader sees it, without the marks markdown renders: emphasis (`**Postgres**`,
+ * `_Redis_`, `~~X~~`), a link or an image as its text (`[pg](https://…)` → `pg`), a code span as
+ * its text (`` `NN.json` `` → `NN.json`, what it holds kept as written), and HTML tags
+ * (`<sup>beta</sup>` → `beta`). A title is shown as text, by `why` and in the API, where the marks
+ * were read as part of it. An underscore inside a word (`snake_case`) is none (CommonMark).
+ */
+export function plainTitle(heading: string): string {
+  const plain = heading
+    .split(/(`+[^`]*?`+)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part.replace(/^`+\s?|\s?`+$/g, '')
+      return part
+        .replace(/!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
+        .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
+        .replace(/<\/?[a-z][^<>]*>/gi, '')
+        .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
+        .replace(/\*(?=[^\s*])([^*]*?[^\s*])\*/g, '$1')
+        .replace(/(^|[^\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_])_(?=[^\p{L}\p{N}_]|$)/gu, '$1$2')
+    })
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return plain === '' ? heading : plain
 }
 
 /** Lower-cased words joined by `-`, as file names and keys are made of titles. */

@@ -2286,7 +2286,7 @@ describe('links and titles as MADR and log4brains users write them', () => {
     }
   })
 
-  it('titles lose the number their heading repeats ("6. ", "ADR-001: ", "ADR 12 - ", "0016 - "), and keep a number that is part of them', () => {
+  it('titles lose the number their heading repeats ("6. ", "ADR-001: ", "ADR 12 - ", "0016 - "), and keep a number that is part of them, and the marks markdown renders', () => {
     const reading = readTexts({
       '0001-a.md': madr('accepted', 'ADR-001: Use PostgreSQL'),
       '0002-b.md': madr('accepted', '2. Use Kafka'),
@@ -2309,6 +2309,10 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '0016-p.md': '# 0016 - Use Deno\n\n- Status: accepted\n- Date: 2024-01-16\n\n## Decision Outcome\n\nDeno.\n',
       '0017-q.md': '# 0017 \u2014 Use Bun\n\nDate: 2024-01-17\n\n## Status\n\nAccepted\n\n## Decision\n\nBun.\n',
       '0018-r.md': madr('accepted', '2 - 3 replicas per zone'),
+      // The marks markdown renders are no part of it (`# 0007 - Canon `NN.json` sin SQLite`, in KikoNet13/Cuentos-Cosmere).
+      '0019-s.md': '# 19. Use **Postgres** via [pg](https://node-postgres.com) and `pg_bouncer`\n\nDate: 2024-01-19\n\n## Status\n\nAccepted\n',
+      '0020-t.md': madr('accepted', 'Use _Redis_ <sup>beta</sup> for my_cache, not ~~Memcached~~'),
+      '0021-u.md': madr('accepted', 'Read `**kwargs` and *args in `a_b_c`'),
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -2330,6 +2334,9 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0016': 'Use Deno',
       'ADR-0017': 'Use Bun',
       'ADR-0018': '2 - 3 replicas per zone',
+      'ADR-0019': 'Use Postgres via pg and pg_bouncer',
+      'ADR-0020': 'Use Redis beta for my_cache, not Memcached',
+      'ADR-0021': 'Read **kwargs and *args in a_b_c',
     })
   })
 })
