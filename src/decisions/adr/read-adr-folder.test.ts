@@ -2982,6 +2982,8 @@ describe('status words teams write beside the templates\' own', () => {
     // Joined by a hyphen or an underscore, as hyperledger/identus-cloud-agent writes `- Status: in-progress`.
     for (const word of ['in-progress', 'In_Progress', 'on-hold', 'under-review', 'work-in-progress']) expect(readStatusLine(word)).toEqual({ status: 'proposed' })
     expect(readStatusLine('in-progressive')).toBeUndefined()
+    // Final, as a PEP is; locked, ratified or settled, as logs mark a decision no longer open.
+    for (const word of ['Final', 'Finalized', 'locked.', 'Ratified', 'Settled']) expect(readStatusLine(word)).toEqual({ status: 'accepted' })
     const reading = readTexts({
       '0001-use-x.md': '# 1. Use X\n\n## Status\n\nCancelled\n',
       // A note that says the decision was cancelled takes the status back: not passed over.

@@ -15,7 +15,9 @@ export const SUCCESSOR_PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\
 const WORDS: Array<[RegExp, DecisionStatus]> = [
   // Done, completed: carried out, as implemented is, so accepted first.
   // Committed, as the Planguage template's statuses end (draft, reviewed, committed).
-  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?|committed)\b/, 'accepted'],
+  // Final, as a PEP is once accepted and done; locked, ratified or settled, as logs mark a decision
+  // no longer open (`- **Status:** locked.` in a game's DECISIONS.md).
+  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?|committed|final|finali[sz]ed|locked|ratified|settled)\b/, 'accepted'],
   // Reviewed, not yet committed (Planguage): no decision yet. Not "Reviewed by …", a note beside a status.
   [/^reviewed\b(?!\s+by\b)/, 'proposed'],
   // Deferred, on hold, in progress: not decided yet, so not in force.
