@@ -411,13 +411,18 @@ function decoded(destination: string): string {
 
 /**
  * A record's title without the number its heading carries (`6. Use X`, `ADR-001: Use X`,
- * `ADR 12 - Use X`, `0012 - Use X`): the key says the number already. A bare number (`6. `, `6: `) is the record's
+ * `ADR 12 - Use X`, `0012 - Use X`, `Architecture Decision Record 12: Use X`): the key says the number already. A bare number (`6. `, `6: `) is the record's
  * only when it is `number`, the one of its file (`0006-….md`): `2024: The year of Rust` in
  * `0003-rust.md` keeps its year. A title that is a number and nothing else, or one that only
  * begins with one (`1.5x memory budget`, `3 replicas per region`), is kept.
  */
 export function titleWithoutNumber(title: string, number?: number): string {
-  const adr = /^adr[-_ ]?\d+\s*(?:[:.\u2013\u2014-]\s*|\s)/i.exec(title) ?? /^\[adr[-_ ]?\d+\]\s*(?:[:.\u2013\u2014-]\s*)?/i.exec(title)
+  // `ADR` written out too, as 18F's records head theirs (`Architecture Decision Record 11: Lifecycle
+  // Policy for ECR`), and the words alone before a colon or a dash (`Architecture Decision Record: Use X`, `ADR: Use X`).
+  const adr =
+    /^(?:adr|architecture[-_ ]decision[-_ ]record)[-_ ]?\d+\s*(?:[:.\u2013\u2014-]\s*|\s)/i.exec(title) ??
+    /^\[adr[-_ ]?\d+\]\s*(?:[:.\u2013\u2014-]\s*)?/i.exec(title) ??
+    /^(?:adr|architecture[-_ ]decision[-_ ]record)\s*(?::|\s[\u2013\u2014-])\s+/i.exec(title)
   // In brackets too (`[001] Use X`, as Gareth Morgan's template writes it), or before a dash (`0002 - Use X`, `0002 — Use X`).
   const bare = adr === null ? (/^(\d+)(?:[.:]|\s+[-\u2013\u2014])\s+/.exec(title) ?? /^\[(\d+)\]\s*(?:[:.\u2013\u2014-]\s*)?/.exec(title)) : null
   const cut = adr ?? (bare !== null && Number(bare[1]) === number ? bare : null)

@@ -2313,6 +2313,11 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '0019-s.md': '# 19. Use **Postgres** via [pg](https://node-postgres.com) and `pg_bouncer`\n\nDate: 2024-01-19\n\n## Status\n\nAccepted\n',
       '0020-t.md': madr('accepted', 'Use _Redis_ <sup>beta</sup> for my_cache, not ~~Memcached~~'),
       '0021-u.md': madr('accepted', 'Read `**kwargs` and *args in `a_b_c`'),
+      // `ADR` written out, as 18F/identity-pki heads its records, with the number or none.
+      '0022-v.md': '# Architecture Decision Record 22: Lifecycle Policy for ECR\n\n__Status__: Implemented\n\n## Decision\n\nKeep ten images.\n',
+      '0023-w.md': '# Architecture Decision Record: Establish Format for ADRs\n\n__Status__: Accepted\n\n## Decision\n\nWrite records.\n',
+      '0024-x.md': madr('accepted', 'ADR: Use Zod'),
+      '0025-y.md': madr('accepted', 'ADRs are kept in doc/adr'),
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -2337,6 +2342,10 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0019': 'Use Postgres via pg and pg_bouncer',
       'ADR-0020': 'Use Redis beta for my_cache, not Memcached',
       'ADR-0021': 'Read **kwargs and *args in a_b_c',
+      'ADR-0022': 'Lifecycle Policy for ECR',
+      'ADR-0023': 'Establish Format for ADRs',
+      'ADR-0024': 'Use Zod',
+      'ADR-0025': 'ADRs are kept in doc/adr',
     })
   })
 })
