@@ -86,8 +86,10 @@ function titleOf(heading: string): string {
  * titleOf's (keyOfHeading), so that a re-import finds it.
  */
 function shownTitleOf(heading: string): string {
-  if (DAY_ALONE.test(heading)) return titleOf(heading)
-  return titleOf(DAY_TIMED.test(heading) ? heading.replace(DAY_TIMED_DATED, '') : heading.replace(DAY_FIRST_DATED, ''))
+  const title = DAY_ALONE.test(heading) ? titleOf(heading) : titleOf(DAY_TIMED.test(heading) ? heading.replace(DAY_TIMED_DATED, '') : heading.replace(DAY_FIRST_DATED, ''))
+  // A middle dot or a bullet between the key, the day and the title (`D-004 · 2026-09-22 · North
+  // star`) separates them as a dash does; left out of the title shown only, the key made of a title staying as it was.
+  return title.replace(/^[\s:—–|·•-]+/, '').replace(/[\s:—–|·•-]+$/, '').trim() || title
 }
 
 /** The key of a section: the one its heading names, else one made of its title (see keyOfTitle). */
@@ -153,7 +155,7 @@ function partLines(section: Section, name: RegExp): Set<number> {
   return lines
 }
 
-function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions, latest?: string): ParsedRecord {
+function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions, latest?: string, statusless = false): ParsedRecord {
   const title = shownTitleOf(section.heading) || section.heading
   const body = section.body
   const continued = continuations(body)
@@ -169,7 +171,13 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // Else a "### Status" part, as a log that nests Nygard's sections under each decision writes it:
   // its lines read as an adr-tools record's ("Accepted", "Superseded by [...]", "Supersedes [...]").
   const statusPart = statusField === undefined ? subsections(section).subs.find((s) => /^status$/i.test(s.heading)) : undefined
-  if (statusField === undefined && statusPart === undefined) {
+  // In a log that writes no status at all (`statusless`), as many keep one, each entry a decision
+  // made: an entry named by its key (`## D-004 · 2026-09-22 · North star`) or saying what was decided
+  // (`**Decision:** We will …`) is read as accepted, and said, as a MADR record with no status is. A
+  // section that is neither (`## Open questions`) is no decision; nor is an entry without a status
+  // in a log that writes them, which may be one not decided yet.
+  const unstated = statusField === undefined && statusPart === undefined
+  if (unstated && !(statusless && (KEY.test(section.heading) || fieldOf(body, /^(decision|decided)$/i) !== undefined))) {
     throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
   }
   const {
@@ -179,7 +187,16 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     date: statusDate,
     passedOver,
     notes,
-  } = statusField !== undefined
+  } = unstated
+    ? {
+        status: 'accepted' as const,
+        supersedes: null,
+        supersededBy: null,
+        date: null,
+        passedOver: [],
+        notes: [{ line: section.line, message: `"${section.heading}" has no "Status:" field; read as accepted, a decision of the log`, read: true as const }],
+      }
+    : statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions, latest)
     : statusOfLines(
         (statusPart as Section).body.filter((l) => !isLinkDefinition(l.text) && fieldOf([l], BESIDE_STATUS) === undefined),
@@ -199,7 +216,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     readDateField(fieldOf(body, /^date$/i), unreadDates, latest) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??
     statusDate
-  const said = [...notes]
+  const said: Array<{ line: number; message: string; read?: true }> = [...notes]
   // A field that names several records (`- Superseded by: D-007, D-009`) links the first, and says so.
   const link = (field: { value: string; line: number } | undefined, word: string) => {
     if (field === undefined) return null
@@ -288,11 +305,13 @@ export function readDecisionsMd(file: RecordFile, latest?: string): FileReading 
   const lines = numbered(file.text)
   const top = parseRecord(lines)
   const sections = top.sections.length > 0 ? top.sections : parseRecord(lines, 3).sections
-  for (const section of sections.flatMap(decisionSections)) {
+  const decisions = sections.flatMap(decisionSections)
+  const statusless = !decisions.some((s) => fieldOf(s.body, /^status$/i) !== undefined || subsections(s).subs.some((sub) => /^status$/i.test(sub.heading)))
+  for (const section of decisions) {
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     reading.keys.push(keyOfSection(section))
     try {
-      const record = readSection(file, section, definitions, latest)
+      const record = readSection(file, section, definitions, latest, statusless)
       reading.records.push(record)
       reading.problems.push(...unreadDateProblems(record))
     } catch (error) {

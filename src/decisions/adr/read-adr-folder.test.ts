@@ -113,6 +113,38 @@ describe('reading ADR folders (R-CON-6)', () => {
     }
   })
 
+  it('DECISIONS.md: in a log that writes no status, an entry named by its key or saying what was decided is read as accepted, and said', () => {
+    // As public logs keep them: `## D-001 · 2026-09-22 · North star: …` with `Context:`/`Chose:`/`Why:` lines,
+    // and `## 2026-08-16 — Accept …` with `**Decision:**` and `**Reasoning:**`.
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n## Open questions\n\n(none)\n\n## D-001 · 2026-09-22 · North star: one workspace\n\nContext: vision session\nWhy: everything happens in one place.\n\n' +
+        '## 2026-08-16 — Accept some free-trial abuse\n\n**Decision:** We will not build fingerprinting now.\n\n**Rationale:** It costs more than the abuse.\n\n' +
+        '## D-002 — Use Redis\n\nDecision: Store sessions in Redis.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'D-001': ['accepted', '2026-09-22', null, null],
+      'DEC-accept-some-free-trial-abuse': ['accepted', '2026-08-16', null, null],
+      'D-002': ['accepted', null, null, null],
+    })
+    expect(reading.records.map((r) => [r.key, r.title, r.decision, r.rationale])).toEqual([
+      ['D-001', 'North star: one workspace', 'North star: one workspace', 'everything happens in one place.'],
+      ['DEC-accept-some-free-trial-abuse', 'Accept some free-trial abuse', 'We will not build fingerprinting now.', 'It costs more than the abuse.'],
+      ['D-002', 'Use Redis', 'Store sessions in Redis.', 'not stated in DECISIONS.md'],
+    ])
+    const unstated = (line: number, heading: string) => ({ path: 'DECISIONS.md', line, message: `"${heading}" has no "Status:" field; read as accepted, a decision of the log`, read: true })
+    expect(reading.problems).toEqual([
+      { path: 'DECISIONS.md', line: 3, message: '"Open questions" has no "Status:" field' },
+      unstated(7, 'D-001 · 2026-09-22 · North star: one workspace'),
+      unstated(12, '2026-08-16 — Accept some free-trial abuse'),
+      unstated(18, 'D-002 — Use Redis'),
+    ])
+    // In a log that writes statuses, an entry without one may be one not decided yet: not read, and said, as before.
+    const mixed = readTexts({ 'DECISIONS.md': '# Decisions\n\n## D-001 — Use Redis\n\n- Status: accepted\n\n## D-002 — Use Kafka\n\nDecision: Kafka.\n' })
+    expect(summary(mixed.records)).toEqual({ 'D-001': ['accepted', null, null, null] })
+    expect(mixed.problems).toEqual([{ path: 'DECISIONS.md', line: 7, message: '"D-002 — Use Kafka" has no "Status:" field' }])
+  })
+
   it('MADR: front matter status, date and decision-makers; a one-sided "superseded by ADR-0004" linked both ways; bad YAML at its line', async () => {
     const reading = await readAdrFolder(FIXTURES + 'madr')
     expect(summary(reading.records)).toEqual({
