@@ -88,8 +88,12 @@ function titleOf(heading: string): string {
 function shownTitleOf(heading: string): string {
   const title = DAY_ALONE.test(heading) ? titleOf(heading) : titleOf(DAY_TIMED.test(heading) ? heading.replace(DAY_TIMED_DATED, '') : heading.replace(DAY_FIRST_DATED, ''))
   // A middle dot or a bullet between the key, the day and the title (`D-004 · 2026-09-22 · North
-  // star`) separates them as a dash does; left out of the title shown only, the key made of a title staying as it was.
-  return title.replace(/^[\s:—–|·•-]+/, '').replace(/[\s:—–|·•-]+$/, '').trim() || title
+  // star`) separates them as a dash does; and a log that numbers its entries with zeros before the
+  // number (`## 001 — Documentation first`, `## 0004: Use X`), no key, writes it as a key: both left
+  // out of the title shown only, the key made of a title staying as it was. A count is no such
+  // number: `## 3 replicas per region`, `## 2024: The year of Rust` keep theirs.
+  const shown = title.replace(/^[\s:—–|·•-]+/, '').replace(/[\s:—–|·•-]+$/, '').trim() || title
+  return shown.replace(/^0\d*\s*(?:[.:]|\s[—–-])\s+(?=\S)/, '') || shown
 }
 
 /** The key of a section: the one its heading names, else one made of its title (see keyOfTitle). */

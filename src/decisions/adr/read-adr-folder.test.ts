@@ -113,7 +113,7 @@ describe('reading ADR folders (R-CON-6)', () => {
     }
   })
 
-  it('DECISIONS.md: in a log that writes no status, an entry named by its key or saying what was decided is read as accepted, and said', () => {
+  it('DECISIONS.md: in a log that writes no status, an entry named by its key or saying what was decided is read as accepted, and said; a number with its zeros before a title is no part of it', () => {
     // As public logs keep them: `## D-001 · 2026-09-22 · North star: …` with `Context:`/`Chose:`/`Why:` lines,
     // and `## 2026-08-16 — Accept …` with `**Decision:**` and `**Reasoning:**`.
     const reading = readTexts({
@@ -138,6 +138,16 @@ describe('reading ADR folders (R-CON-6)', () => {
       unstated(7, 'D-001 · 2026-09-22 · North star: one workspace'),
       unstated(12, '2026-08-16 — Accept some free-trial abuse'),
       unstated(18, 'D-002 — Use Redis'),
+    ])
+    // A log that numbers its entries (`## 001 — …`, as 0xsacool/service's does) shows the title without the number; a count stays.
+    const numbered = readTexts({
+      'DECISIONS.md': '# Decisions\n\n## 001 — Documentation first\n\n**Status:** Decided.\n\n## 0002: Use X\n\n- Status: accepted\n\n## 3 replicas per region\n\n- Status: accepted\n\n## 2024: The year of Rust\n\n- Status: accepted\n',
+    })
+    expect(numbered.records.map((r) => [r.key, r.title])).toEqual([
+      ['DEC-001-documentation-first', 'Documentation first'],
+      ['DEC-0002-use-x', 'Use X'],
+      ['DEC-3-replicas-per-region', '3 replicas per region'],
+      ['DEC-2024-the-year-of-rust', '2024: The year of Rust'],
     ])
     // In a log that writes statuses, an entry without one may be one not decided yet: not read, and said, as before.
     const mixed = readTexts({ 'DECISIONS.md': '# Decisions\n\n## D-001 — Use Redis\n\n- Status: accepted\n\n## D-002 — Use Kafka\n\nDecision: Kafka.\n' })
