@@ -3029,7 +3029,9 @@ describe('a record of MADR\'s minimal templates, with no front matter', () => {
 describe('status words teams write beside the templates\' own', () => {
   it('reads a proposal, a work in progress (in-progress) or one under discussion as proposed, and one cancelled or discarded as revoked', () => {
     for (const word of ['Proposal', 'WIP', 'Work in progress', 'Under discussion', 'In discussion']) expect(readStatusLine(word)).toEqual({ status: 'proposed' })
-    for (const word of ['Cancelled', 'Canceled', 'Discarded']) expect(readStatusLine(word)).toEqual({ status: 'revoked' })
+    // Dead, as Beaker's proposals mark one given up.
+    for (const word of ['Cancelled', 'Canceled', 'Discarded', 'Dead']) expect(readStatusLine(word)).toEqual({ status: 'revoked' })
+    expect(readStatusLine('Deadline 2024-01-01')).toBeUndefined()
     // Joined by a hyphen or an underscore, as hyperledger/identus-cloud-agent writes `- Status: in-progress`.
     for (const word of ['in-progress', 'In_Progress', 'on-hold', 'under-review', 'work-in-progress']) expect(readStatusLine(word)).toEqual({ status: 'proposed' })
     expect(readStatusLine('in-progressive')).toBeUndefined()

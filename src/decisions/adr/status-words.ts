@@ -27,7 +27,8 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
   // Cancelled (or canceled), discarded: given up, as abandoned is. Disproven (or refuted): tried and
   // found not to hold, as Decision Brain's logs mark a decision the evidence went against.
-  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disproven|disproved|refuted)\b/, 'revoked'],
+  // Dead, as Beaker's proposals mark one given up (`**Status:** Dead`, then what superseded it).
+  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disproven|disproved|refuted|dead)\b/, 'revoked'],
   // The same statuses as Spanish, Portuguese, French, German and Italian records write them, which
   // logs written from the templates translated hold (`- Estado: aceptado`, `## Statut` `Accepté`).
   // Read after the English words, a word of a letter more than they match being no status of theirs.
