@@ -207,6 +207,14 @@ const DIVERGENCES: Divergence[] = [
     captured: /(one of `all_options`\.|allows what it keeps\.)$/,
     now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and the white space at its ends are not counted, a run of white space inside counts as one (at most 1000 as sent).',
   },
+  {
+    why: '3576317: record_choice asks for the point recommend or plan_questions answered, as the options shown may key another where a required decision took some out',
+    where: /^tools\/list .*\.tools\[record_choice\]\.description$/,
+    captured: /(or they count twice\.)$/,
+    now:
+      '$1 Give the `point` that `recommend` or `plan_questions` answered for the question: the options you showed may not be ' +
+      'the ones asked about (a required decision can take some out), and without `point` the choice is counted at the point of the options given.',
+  },
 ]
 
 /**
