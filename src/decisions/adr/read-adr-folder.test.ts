@@ -3037,6 +3037,12 @@ describe('status words teams write beside the templates\' own', () => {
     expect(readStatusLine('in-progressive')).toBeUndefined()
     // Final, as a PEP is; locked, ratified or settled, as logs mark a decision no longer open.
     for (const word of ['Final', 'Finalized', 'locked.', 'Ratified', 'Settled']) expect(readStatusLine(word)).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Final (2024-01-02)')).toEqual({ status: 'accepted', date: '2024-01-02' })
+    expect(readStatusLine('Ratified on 2024-01-02')).toEqual({ status: 'accepted', date: '2024-01-02' })
+    // Those words begin English phrases too, which say no status of a decision: unknown, and said, as before.
+    for (const line of ['Final review pending', 'Final draft', 'Locked out by security review', 'Settled? Not yet', 'Dead code removal', 'Dead-end, see notes']) {
+      expect(readStatusLine(line)).toBeUndefined()
+    }
     const reading = readTexts({
       '0001-use-x.md': '# 1. Use X\n\n## Status\n\nCancelled\n',
       // A note that says the decision was cancelled takes the status back: not passed over.

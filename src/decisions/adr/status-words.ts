@@ -12,12 +12,20 @@ export const SUCCESSOR_PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\
  * writes `Accepted`, `Proposed`, `Superceded by [...]`; MADR and log4brains `accepted`, `draft`,
  * `rejected`, `deprecated`, `superseded by ...`. A rejected proposal is `revoked`.
  */
+/**
+ * After a status word that begins English phrases too (`final`, `locked`, `dead`): nothing but marks
+ * that end it (`locked.`), or its day (`Final (2024-01-02)`, `Ratified on 2024-01-02`).
+ */
+const ALONE = String.raw`(?=[\s.!]*$|(?:\s*[(:,\u2014\u2013-]\s*|\s+on\s+|\s+)\d[\d\s./:tz+-]*[\s.!)\]]*$)`
+
 const WORDS: Array<[RegExp, DecisionStatus]> = [
   // Done, completed: carried out, as implemented is, so accepted first.
   // Committed, as the Planguage template's statuses end (draft, reviewed, committed).
+  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?|committed)\b/, 'accepted'],
   // Final, as a PEP is once accepted and done; locked, ratified or settled, as logs mark a decision
-  // no longer open (`- **Status:** locked.` in a game's DECISIONS.md).
-  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?|committed|final|finali[sz]ed|locked|ratified|settled)\b/, 'accepted'],
+  // no longer open (`- **Status:** locked.` in a game's DECISIONS.md): the word alone, or with its
+  // day, as English phrases begin with it that say no status (`Final review pending`, `Locked out by …`).
+  [new RegExp(String.raw`^(final|finali[sz]ed|locked|ratified|settled)${ALONE}`), 'accepted'],
   // Reviewed, not yet committed (Planguage): no decision yet. Not "Reviewed by …", a note beside a status.
   [/^reviewed\b(?!\s+by\b)/, 'proposed'],
   // Deferred, on hold, in progress: not decided yet, so not in force.
@@ -27,8 +35,10 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
   // Cancelled (or canceled), discarded: given up, as abandoned is. Disproven (or refuted): tried and
   // found not to hold, as Decision Brain's logs mark a decision the evidence went against.
-  // Dead, as Beaker's proposals mark one given up (`**Status:** Dead`, then what superseded it).
-  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disproven|disproved|refuted|dead)\b/, 'revoked'],
+  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disproven|disproved|refuted)\b/, 'revoked'],
+  // Dead, as Beaker's proposals mark one given up (`**Status:** Dead`, then what superseded it): alone,
+  // as `Dead code removal` is no status.
+  [new RegExp(String.raw`^dead${ALONE}`), 'revoked'],
   // The same statuses as Spanish, Portuguese, French, German and Italian records write them, which
   // logs written from the templates translated hold (`- Estado: aceptado`, `## Statut` `Accepté`).
   // Read after the English words, a word of a letter more than they match being no status of theirs.
