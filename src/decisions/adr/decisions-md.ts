@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
-import { JEKYLL_TIME, recordsNamed, TIME_WRITTEN } from './status-words'
+import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './status-words'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
@@ -302,6 +302,21 @@ function decisionSections(section: Section): Section[] {
  * the others are read. `keys` names every section, read or not: a decision imported from a
  * section no longer among them was taken out of the log.
  */
+/**
+ * Whether a section writes a status otherwise than in a `Status:` field: a field of another name
+ * whose value is a status alone (`- State: rejected`, `**Outcome:** Proposed`), or a status in
+ * brackets in its heading (`## D-002 [Rejected] Use Y`, `## Use X (draft)`). A log that does is no
+ * log that writes no status, whose entries are each a decision made.
+ */
+function saysStatus(section: Section): boolean {
+  const isStatus = (text: string) => text.split(/\s+/).length <= 3 && readStatusLine(text)?.status !== undefined
+  const inHeading = [...section.heading.matchAll(/[([]([^()[\]]+)[)\]]/g)].some((m) => isStatus((m[1] as string).trim()))
+  return inHeading || section.body.some((line) => {
+    const field = fieldOf([line], /./)
+    return field !== undefined && field.value !== '' && isStatus(field.value.replace(/[*_]/g, '').trim())
+  })
+}
+
 export function readDecisionsMd(file: RecordFile, latest?: string): FileReading & { keys: string[] } {
   const reading: FileReading & { keys: string[] } = { records: [], problems: [], keys: [] }
   const definitions = linkDefinitions(file.text)
@@ -310,7 +325,7 @@ export function readDecisionsMd(file: RecordFile, latest?: string): FileReading 
   const top = parseRecord(lines)
   const sections = top.sections.length > 0 ? top.sections : parseRecord(lines, 3).sections
   const decisions = sections.flatMap(decisionSections)
-  const statusless = !decisions.some((s) => fieldOf(s.body, /^status$/i) !== undefined || subsections(s).subs.some((sub) => /^status$/i.test(sub.heading)))
+  const statusless = !decisions.some((s) => fieldOf(s.body, /^status$/i) !== undefined || subsections(s).subs.some((sub) => /^status$/i.test(sub.heading)) || saysStatus(s))
   for (const section of decisions) {
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     reading.keys.push(keyOfSection(section))

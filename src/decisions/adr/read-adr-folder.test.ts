@@ -153,6 +153,16 @@ describe('reading ADR folders (R-CON-6)', () => {
     const mixed = readTexts({ 'DECISIONS.md': '# Decisions\n\n## D-001 — Use Redis\n\n- Status: accepted\n\n## D-002 — Use Kafka\n\nDecision: Kafka.\n' })
     expect(summary(mixed.records)).toEqual({ 'D-001': ['accepted', null, null, null] })
     expect(mixed.problems).toEqual([{ path: 'DECISIONS.md', line: 7, message: '"D-002 — Use Kafka" has no "Status:" field' }])
+    // A log that writes its statuses otherwise than in a "Status:" field, under another name (`- State: rejected`)
+    // or in its headings (`## D-002 [Rejected] Use Y`), writes them all the same: none is read as accepted.
+    for (const log of [
+      '# Decisions\n\n## D-001 — Use X\n\n- State: proposed\n\nWe use X.\n\n## D-002 — Use Y\n\n- **State:** Rejected\n\nY.\n',
+      '# Decisions\n\n## D-001 (Proposed) Use X\n\nWe use X.\n\n## D-002 [Rejected] Use Y\n\nDecision: Y.\n',
+    ]) {
+      const otherwise = readTexts({ 'DECISIONS.md': log })
+      expect(otherwise.records).toEqual([])
+      expect(otherwise.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^"D-001.*" has no "Status:" field$/), expect.stringMatching(/^"D-002.*" has no "Status:" field$/)])
+    }
   })
 
   it('MADR: front matter status, date and decision-makers; a one-sided "superseded by ADR-0004" linked both ways; bad YAML at its line', async () => {
