@@ -430,6 +430,16 @@ export function titleWithoutNumber(title: string, number?: number): string {
   return plainTitle(rest === '' ? title : rest)
 }
 
+/** The elements a heading may hold inline, as HTML names them. */
+const ELEMENTS = 'a|abbr|b|bdi|bdo|big|br|cite|code|del|dfn|em|font|i|img|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|time|tt|u|var|wbr'
+
+/**
+ * An HTML tag of such an element (`<sup>`, `</sup>`, `<a href="…">`, `<br/>`), as CommonMark reads
+ * a tag: `Result<T>`, `Vec<u8>` and `Map<String, Object>` are a type's parameters, written as text,
+ * and so is `Pair<A>` or `Option<S>`, in capitals, as HTML in a heading is not.
+ */
+const HTML_TAG = new RegExp(String.raw`<(?:\/(?:${ELEMENTS})\s*|(?:${ELEMENTS})(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>\x60]+))?)*\s*\/?)>`, 'g')
+
 /**
  * A heading as its reader sees it, without the marks markdown renders: emphasis (`**Postgres**`,
  * `_Redis_`, `~~X~~`), a link or an image as its text (`[pg](https://…)` → `pg`), a code span as
@@ -445,7 +455,7 @@ export function plainTitle(heading: string): string {
       return part
         .replace(/!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
         .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
-        .replace(/<\/?[a-z][^<>]*>/gi, '')
+        .replace(HTML_TAG, '')
         .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
         .replace(/\*(?=[^\s*])([^*]*?[^\s*])\*/g, '$1')
         .replace(/(^|[^\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_])_(?=[^\p{L}\p{N}_]|$)/gu, '$1$2')

@@ -2370,6 +2370,9 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '0023-w.md': '# Architecture Decision Record: Establish Format for ADRs\n\n__Status__: Accepted\n\n## Decision\n\nWrite records.\n',
       '0024-x.md': madr('accepted', 'ADR: Use Zod'),
       '0025-y.md': madr('accepted', 'ADRs are kept in doc/adr'),
+      // A type's parameters are no HTML tag: `<T>`, `<u8>` name no element, `<String, Object>` is no tag at all.
+      '0026-z.md': madr('accepted', 'Return Result<T> from handlers, Vec<u8> for buffers, Pair<A>'),
+      '0027-a.md': madr('accepted', 'Use Map<String, Object> for config, <b>not</b> a class'),
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -2398,6 +2401,8 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0023': 'Establish Format for ADRs',
       'ADR-0024': 'Use Zod',
       'ADR-0025': 'ADRs are kept in doc/adr',
+      'ADR-0026': 'Return Result<T> from handlers, Vec<u8> for buffers, Pair<A>',
+      'ADR-0027': 'Use Map<String, Object> for config, not a class',
     })
   })
 })
