@@ -32,11 +32,19 @@ export const RATIONALE_SECTION = new RegExp(`^(?:rationale|argument)$|${TRANSLAT
 /**
  * A record's `Date:` field, else one named as another language names it (`Fecha:`, `Datum:`,
  * `Data:`): the English name first, so that an English record's `Data:` beside its `Date:` is
- * not taken for its date.
+ * not taken for its date; and `Data:` or `Datum:` only where it holds a date, a year at least
+ * (`Data: 2024-01-04`, `Datum: 05.01.2024`), those being English words too (`Data: customer
+ * records`, `Datum: WGS84`), which were said as dates that could not be read.
  */
 export function dateFieldOf(lines: readonly Line[]): { value: string; line: number } | undefined {
-  return fieldOf(lines, /^date$/i) ?? fieldOf(lines, /^(?:fecha|datum|data)$/i)
+  const named = fieldOf(lines, /^date$/i) ?? fieldOf(lines, /^fecha$/i)
+  if (named !== undefined) return named
+  const word = fieldOf(lines, /^(?:datum|data)$/i)
+  return word !== undefined && HOLDS_A_DATE.test(word.value) ? word : undefined
 }
+
+/** A value that holds a date as records write one: a year, or a day written with its parts (`05.01.2024`, `12/02/16`). */
+const HOLDS_A_DATE = /\b(?:1[89]|2\d)\d{2}\b|^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}(?!\d)/
 
 /** A `## Date` section, else one named `Fecha` or `Datum` (not `Data`, which an English record may hold). */
 export const DATE_SECTIONS = [/^date$/i, /^(?:fecha|datum)$/i]

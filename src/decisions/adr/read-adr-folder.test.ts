@@ -71,6 +71,28 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('a field an English record names "Data" or "Datum" is its date only when it holds one', () => {
+    // `Data:` and `Datum:` are English words too: a record's data, a survey's datum.
+    const reading = readTexts({
+      '0001-use-x.md': '# 1. Use X\n\nData: customer records\n\n## Status\n\nAccepted\n',
+      '0002-use-y.md': '# 2. Use Y\n\n- Status: Accepted\n- Data: 3 TB per day\n\n## Decision\n\nY.\n',
+      '0003-use-z.md': '# 3. Use Z\n\n- Status: Accepted\n- Datum: WGS84\n\n## Decision\n\nZ.\n',
+      // As Portuguese and German records write their dates.
+      '0004-usar-w.md': '# 4. Usar W\n\n- Estado: aceito\n- Data: 2024-01-04\n\n## Decisão\n\nW.\n',
+      '0005-nutze-v.md': '# 5. Nutze V\n\n- Status: Angenommen\n- Datum: 05.01.2024\n\n## Entscheidung\n\nV.\n',
+      '0006-usar-u.md': '# 6. Usar U\n\n- Estado: aceptado\n- Fecha: 30-02-2024\n\n## Decisión\n\nU.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', '2024-01-04', null, null],
+      'ADR-0005': ['accepted', '2024-01-05', null, null],
+      'ADR-0006': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([{ path: '0006-usar-u.md', line: 4, message: '"30-02-2024" is not a date; the record is read without it' }])
+  })
+
   it('reads the status words of other languages as their English ones, and a longer word as none of them', () => {
     expect(readStatusLine('Rechazada')).toEqual({ status: 'revoked' })
     expect(readStatusLine('Obsoleto')).toEqual({ status: 'deprecated' })
