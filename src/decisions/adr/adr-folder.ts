@@ -80,11 +80,22 @@ const WAS_ACCEPTED: ReadonlySet<DecisionStatus> = new Set(['accepted', 'supersed
  * record's (`0005-use-templates-….md`) unless it is the template's own.
  */
 export function notARecord(name: string): boolean {
-  return new RegExp(String.raw`^(readme|index|[ií]ndice|${TEMPLATE_WORD}|.*-${TEMPLATE_WORD})\.md$`, 'i').test(name) || (new RegExp(TEMPLATE_WORD, 'i').test(name) && !/^\d/.test(name))
+  return (
+    new RegExp(String.raw`^(readme|index|[ií]ndice|${TEMPLATE_WORD}|.*-${TEMPLATE_WORD})\.md$`, 'i').test(name) ||
+    (/template/i.test(name) && !/^\d/.test(name)) ||
+    (TRANSLATED_TEMPLATE.test(name) && !/^(?:adr[-_]?)?\d/i.test(name))
+  )
 }
 
 /** A template, as tools name it and as the words for it are in the languages records are read in. */
 const TEMPLATE_WORD = '(?:template|plantilla|vorlage|mod[eè]le|modelo|modello)'
+
+/**
+ * A template's name in another language, as a word of the name (`adr-vorlage.md`, `modelo_v2.md`):
+ * inside a word it is English's (`modeled`, `remodeled`), and a record numbered after `ADR-`
+ * (`ADR-0014-modelo-de-datos.md`) is a record, whatever it is about.
+ */
+const TRANSLATED_TEMPLATE = /(?<![\p{L}\p{N}])(?:plantilla|vorlage|mod[eè]le|modelo|modello)(?![\p{L}\p{N}])/iu
 
 /** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
 export const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i

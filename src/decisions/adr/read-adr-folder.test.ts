@@ -71,6 +71,21 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('a record whose name holds a template\'s word of another language inside a word of its own is read', () => {
+    const record = (title: string) => `# ${title}\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\nWe do it.\n`
+    const reading = readTexts({
+      // `modeled`, `remodeled` hold the French `modele`; a record numbered after `ADR-` is a record's name.
+      'ADR-012-modeled-events.md': record('Modeled events'),
+      'adr-0013-remodeled-api.md': record('Remodeled API'),
+      'ADR-0014-modelo-de-datos.md': record('Modelo de datos'),
+      'modele.md': record('Titre'),
+      'adr-modelo.md': record('Título'),
+      'PLANTILLA.md': record('Título'),
+    })
+    expect(reading.records.map((r) => r.key)).toEqual(['adr-0013-remodeled-api', 'ADR-0014-modelo-de-datos', 'ADR-012-modeled-events'])
+    expect(reading.skipped).toEqual(['adr-modelo.md', 'modele.md', 'PLANTILLA.md'])
+  })
+
   it('a field an English record names "Data" or "Datum" is its date only when it holds one', () => {
     // `Data:` and `Datum:` are English words too: a record's data, a survey's datum.
     const reading = readTexts({
