@@ -406,6 +406,25 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`NPM_TOKEN=x npm publish --access public`)).toEqual(['D-023'])
   })
 
+  it("reads a Windows program by its name, as Git Bash and PowerShell run it: npm.cmd is npm, git.exe is git", () => {
+    // As a team writes "use npm ci, never npm install": an agent that PowerShell's execution policy
+    // keeps from npm.ps1 runs npm.cmd, which the guard let through.
+    const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
+    const met = (action: string) => checkAgainst([NO_FORCE, ANCHORED, NO_INSTALL], { action }).blocked_by.map((b) => b.key)
+    for (const action of ['npm.cmd install', 'npm.CMD i', 'NODE_ENV=test npm.cmd install', `& "C:\\Program Files\\nodejs\\npm.cmd" install`, `& 'C:\\Program Files\\nodejs\\npm.cmd' i`, 'npm.exe install', 'npm.bat install']) {
+      expect(met(action), action).toEqual(['D-030'])
+    }
+    for (const action of ['git.exe push --force', 'git.EXE -C repo push --force', `/c/Program\\ Files/Git/cmd/git.exe push --force`, `"C:\\Program Files\\Git\\cmd\\git.exe" push --force`, 'sudo git.exe push --force', 'bash.exe -c "git push --force"']) {
+      expect(met(action), action).toEqual(['D-021', 'D-024'])
+    }
+    expect(checkAgainst([NO_INSTALL], { action: 'npm.cmd install' }).blocked_by[0]?.message).toBe('"npm.cmd install" matches the must_not pattern /^npm (i|install)\\b/ (read as "npm install")')
+    // The name as written is still a form: a pattern naming the extension meets it behind a folder too.
+    const NO_CMD = decisionRecord('D-031', { constraints: [{ kind: 'must_not', pattern: '^npm\\.cmd\\b' }] })
+    expect(checkAgainst([NO_CMD], { action: 'C:/nodejs/npm.cmd install' }).allowed).toBe(false)
+    // Only a Windows program's extension: a name that is one alone, or another extension, is as written.
+    for (const action of ['npm.js install', 'npm.cmdx install', '.cmd install', 'npm ci', 'echo npm.cmd install']) expect(met(action), action).toEqual([])
+  })
+
   it('does not read a quoted heredoc fed to another program as commands, nor a heredoc fed to a script file', () => {
     // The anchored pattern meets no command here; the one tested anywhere matches the text as written.
     expect(blockers(`cat > notes.md <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])

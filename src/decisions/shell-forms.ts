@@ -554,9 +554,26 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
 /** GNU tools as Homebrew installs them on macOS, with a `g` before their names: `gtimeout 30 git push`. */
 const GNU_ON_MACOS: Readonly<Record<string, string>> = { gtimeout: 'timeout', gnohup: 'nohup', genv: 'env', gnice: 'nice', gstdbuf: 'stdbuf', gxargs: 'xargs', gfind: 'find', gtime: 'time' }
 
-/** A command's name as what it is: its folder taken off, a GNU tool's `g` on macOS too. */
+/**
+ * The extensions Windows runs a program by as by its name alone (PATHEXT's): in Git Bash and in
+ * PowerShell, where an agent turned away by the execution policy from `npm.ps1` writes `npm.cmd`.
+ */
+const WINDOWS_PROGRAM = /\.(?:exe|cmd|bat|com)$/i
+
+/** A command's folder taken off, written with `/` or, in quotes, Windows' `\`: `/usr/bin/git` and `C:\Program Files\Git\cmd\git` are `git`. */
+function withoutFolder(word: string): string {
+  return word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1) || word
+}
+
+/** A command's name as the program it runs: its folder and a Windows program's extension taken off (`git.exe`, `npm.cmd` are `git`, `npm`). */
+function programName(word: string): string {
+  const name = withoutFolder(word)
+  return name.replace(WINDOWS_PROGRAM, '') || name
+}
+
+/** A command's name as what it is: its folder and Windows extension taken off, a GNU tool's `g` on macOS too. */
 function commandName(word: string): string {
-  const name = word.slice(word.lastIndexOf('/') + 1)
+  const name = programName(word)
   return GNU_ON_MACOS[name] ?? name
 }
 
@@ -726,7 +743,16 @@ function runSteps(words: readonly string[]): string[][] {
   const [first, ...args] = words.slice(i)
   // A name that is a substitution keeps its slashes: they are in the command it prints (`$(echo /usr/bin/git)`).
   const substitution = first !== undefined && /^(?:\$\([\s\S]*\)|`[\s\S]*`)$/.test(first)
-  steps.push(first === undefined ? [] : [substitution ? first : first.slice(first.lastIndexOf('/') + 1) || first, ...args])
+  if (first === undefined || substitution) {
+    steps.push(first === undefined ? [] : [first, ...args])
+    return steps
+  }
+  // `npm.cmd install` runs npm on Windows: without its extension it is the command run, and the name
+  // as written, its folder taken off, a step before it, still met by a pattern naming `npm\.cmd`.
+  const name = withoutFolder(first)
+  const program = programName(first)
+  if (program !== name) steps.push([name, ...args])
+  steps.push([program, ...args])
   return steps
 }
 
@@ -1068,7 +1094,7 @@ function scriptsHandedOn(words: readonly string[]): string[] {
  */
 function envSplitString(words: readonly string[]): string | undefined {
   const [name] = words
-  if (name === undefined || name.slice(name.lastIndexOf('/') + 1) !== 'env') return undefined
+  if (name === undefined || programName(name) !== 'env') return undefined
   const valued = WRAPPERS.env as ReadonlySet<string>
   const rest = (from: number) => words.slice(from).map((w) => `'${w.replaceAll("'", "'\\''")}'`)
   let i = 1
