@@ -425,6 +425,33 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     for (const action of ['npm.js install', 'npm.cmdx install', '.cmd install', 'npm ci', 'echo npm.cmd install']) expect(met(action), action).toEqual([])
   })
 
+  it("reads the command line Windows' shells run, as bash -c's script: cmd /c, powershell -Command, pwsh -c", () => {
+    const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
+    const met = (action: string) => checkAgainst([ANCHORED, NO_INSTALL], { action }).blocked_by.map((b) => b.key)
+    const encoded = Buffer.from('npm install', 'utf16le').toString('base64')
+    for (const action of [
+      'cmd /c npm install',
+      'cmd.exe /c "npm install"',
+      'CMD /C "cd web && npm install"',
+      'cmd /d /s /c "npm install"',
+      'cmd //c npm install',
+      'powershell -Command "npm install"',
+      'powershell.exe -NoProfile -ExecutionPolicy Bypass -Command "npm ci; npm install"',
+      "pwsh -c 'npm install'",
+      'pwsh -NoLogo -Com npm install',
+      'powershell -NoProfile npm install',
+      `powershell -EncodedCommand ${encoded}`,
+      `pwsh -ec ${encoded}`,
+    ]) {
+      expect(met(action), action).toEqual(['D-030'])
+    }
+    expect(met(`powershell -Command "git push --force origin main"`)).toEqual(['D-024'])
+    // A script file, a pwsh operand (its script file) or cmd with no command line runs no command written here.
+    for (const action of ['pwsh ./install.ps1 npm install', 'powershell -File install.ps1', 'cmd', 'cmd /q', 'cmd /c', 'powershell -NoProfile', 'cmd npm install']) {
+      expect(met(action), action).toEqual([])
+    }
+  })
+
   it('does not read a quoted heredoc fed to another program as commands, nor a heredoc fed to a script file', () => {
     // The anchored pattern meets no command here; the one tested anywhere matches the text as written.
     expect(blockers(`cat > notes.md <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])

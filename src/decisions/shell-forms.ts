@@ -756,6 +756,48 @@ function runSteps(words: readonly string[]): string[][] {
   return steps
 }
 
+/** PowerShell's parameters that take a value, as written in full or by the short names its help gives. */
+const POWERSHELL_VALUED = new Set(['-executionpolicy', '-ep', '-ex', '-windowstyle', '-w', '-inputformat', '-inp', '-if', '-outputformat', '-o', '-of', '-workingdirectory', '-wd', '-configurationname', '-config', '-version', '-v', '-psconsolefile', '-settingsfile', '-custompipename', '-configurationfile'])
+
+/** `word`, lower case, is `-NAME` or `/NAME` shortened to at least its first `least` letters, as PowerShell takes a parameter. */
+function powerShellParameter(word: string, name: string, least: number): boolean {
+  const bare = word.toLowerCase().replace(/^[-/]/, '')
+  return /^[-/]/.test(word) && bare.length >= least && name.startsWith(bare)
+}
+
+/**
+ * The command line Windows' shells run, read again as a command as `bash -c`'s script is: `cmd /c
+ * CMD…` (and `/k`, `/r`; Git Bash's `//c`), and `powershell -Command CMD…` or `pwsh -c CMD…` (its
+ * words after it joined, as PowerShell joins them; `-EncodedCommand`'s Base64 of UTF-16LE decoded;
+ * and, for Windows PowerShell alone, words with no parameter before them, which it runs as a
+ * command). Undefined for any other command; no script for a script file (`-File`, `cmd` alone).
+ */
+function windowsShellScript(name: string | undefined, args: readonly string[]): string[] | undefined {
+  const program = name?.toLowerCase()
+  if (program === 'cmd') {
+    const at = args.findIndex((a) => /^\/{1,2}[ckr]$/i.test(a))
+    return at === -1 || !args.slice(0, at).every((a) => a.startsWith('/')) ? [] : [args.slice(at + 1).join(' ')]
+  }
+  if (program !== 'powershell' && program !== 'pwsh') return undefined
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (powerShellParameter(a, 'command', 1)) return [args.slice(i + 1).join(' ')]
+    if (powerShellParameter(a, 'encodedcommand', 1) || a.toLowerCase() === '-ec') {
+      const encoded = args[i + 1]
+      return encoded === undefined ? [] : [Buffer.from(encoded, 'base64').toString('utf16le')]
+    }
+    if (powerShellParameter(a, 'file', 1)) return []
+    if (POWERSHELL_VALUED.has(a.toLowerCase())) {
+      i++
+      continue
+    }
+    if (/^[-/]/.test(a)) continue
+    // pwsh takes its first operand as a script file; Windows PowerShell, as the command.
+    return program === 'powershell' ? [args.slice(i).join(' ')] : []
+  }
+  return []
+}
+
 /**
  * Scripts the command runs itself: `bash -c SCRIPT`, `eval ARGS`, a shell's heredoc or here-string,
  * and the script file it runs or sources when that is a process substitution (`bash <(…)`,
@@ -769,6 +811,8 @@ function scriptsRun(command: readonly string[], stdin: readonly string[], script
   // at and batch read the job they run later from stdin, unless given a file (-f) or asked to list, show or remove jobs.
   if (name === 'at' || name === 'batch') return args.some((a) => /^-[a-zA-Z]*[flrdc]/.test(a)) ? [] : [...stdin]
   if (name === 'source' || name === '.') return args[0] === undefined ? [] : file(args[0])
+  const windows = windowsShellScript(name, args)
+  if (windows !== undefined) return windows
   if (name === undefined || !SHELLS.has(name)) return []
   let withC = false
   // -s: the script is stdin, and the operands are its arguments (`bash -s -- --dry-run <<'EOF'`).
