@@ -425,6 +425,24 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     for (const action of ['npm.js install', 'npm.cmdx install', '.cmd install', 'npm ci', 'echo npm.cmd install']) expect(met(action), action).toEqual([])
   })
 
+  it("reads PowerShell's unquoted Windows paths as paths, not as bash's escapes: & C:\\tools\\npx.cmd yarn runs yarn", () => {
+    const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
+    const NO_YARN = decisionRecord('D-032', { constraints: [{ kind: 'must_not', pattern: '^yarn\\b' }] })
+    const met = (action: string) => checkAgainst([ANCHORED, NO_INSTALL, NO_YARN], { action }).blocked_by.map((b) => b.key)
+    for (const [action, keys] of [
+      ['& C:\\tools\\npx.cmd yarn', ['D-032']],
+      ['C:\\nodejs\\npm.cmd install', ['D-030']],
+      ['.\\node_modules\\.bin\\yarn install', ['D-032']],
+      ['cd web; & $env:APPDATA\\npm\\yarn.cmd add x', ['D-032']],
+      ['..\\tools\\git.exe push --force', ['D-024']],
+      ['& %ProgramFiles%\\nodejs\\npm.cmd i', ['D-030']],
+    ] as const) {
+      expect(met(action), action).toEqual(keys)
+    }
+    // A backslash that is no path's still reads as bash's: an escaped `;` ends no command.
+    for (const action of ['find . -name x -exec echo {} \\; ; echo npm install', 'echo C:\\npm install']) expect(met(action), action).toEqual([])
+  })
+
   it("reads the command line Windows' shells run, as bash -c's script: cmd /c, powershell -Command, pwsh -c", () => {
     const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
     const met = (action: string) => checkAgainst([ANCHORED, NO_INSTALL], { action }).blocked_by.map((b) => b.key)

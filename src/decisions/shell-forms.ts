@@ -1304,6 +1304,18 @@ function withoutGitOptions(command: readonly string[]): string[] | undefined {
 }
 
 /**
+ * An unquoted word that begins as a Windows path does (`C:\`, `.\`, `..\`, `~\`, `$env:NAME\`,
+ * `%NAME%\`), at the start of the command or after white space or an operator.
+ */
+const WINDOWS_PATH = /(^|[\s;&|(){}])((?:[A-Za-z]:|\.{1,2}|~|\$env:\w+|%\w+%)\\[^\s;&|(){}<>'"`]*)/g
+
+/** `action` with the `\` of each unquoted word written as a Windows path made `/` (WINDOWS_PATH); as it was when it has none. */
+function withWindowsPathsSlashed(action: string): string {
+  if (!action.includes('\\')) return action
+  return action.replace(WINDOWS_PATH, (_, before: string, path: string) => before + path.replaceAll('\\', '/'))
+}
+
+/**
  * The texts a command's `must_not` patterns are tested against, the command as written (white
  * space made one) first: then each simple command, and each list (the command, each subshell,
  * `$(…)` and backtick substitution, a shell's `-c` script, `eval`'s arguments, a shell's heredoc
@@ -1387,6 +1399,10 @@ export function actionForms(action: string): string[] {
     for (const list of [...reader.lists].reverse()) lists.push({ depth, list })
   }
   read(action, 0)
+  // PowerShell's unquoted Windows paths (`& C:\tools\npx.cmd yarn`, `.\node_modules\.bin\yarn`), whose
+  // `\` bash reads as escapes (`C:toolsnpx.cmd`): read again with `/` for each, as a path bash would run.
+  const windowsPaths = withWindowsPathsSlashed(action)
+  if (windowsPaths !== action) read(windowsPaths, 0)
   for (const form of runs) add(form)
   for (const form of others) add(form)
   // Whole lists after the commands (a pattern one command matches is said as that command), on a
