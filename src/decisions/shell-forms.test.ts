@@ -443,6 +443,27 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     for (const action of ['find . -name x -exec echo {} \\; ; echo npm install', 'echo C:\\npm install']) expect(met(action), action).toEqual([])
   })
 
+  it("reads what PowerShell runs where bash would read another command: a backtick continuation, $x = CMD, Invoke-Expression, Start-Process", () => {
+    const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
+    const met = (action: string) => checkAgainst([ANCHORED, NO_INSTALL], { action }).blocked_by.map((b) => b.key)
+    for (const [action, keys] of [
+      ['npm `\n  install', ['D-030']],
+      ['git push `\r\n  origin main `\r\n  --force', ['D-024']],
+      ['$null = npm install', ['D-030']],
+      ['$out = npm install 2>&1; Write-Output $out', ['D-030']],
+      ['npm ci; $log=npm i', ['D-030']],
+      ['Invoke-Expression "npm install"', ['D-030']],
+      ['iex -Command "git push --force"', ['D-024']],
+      ['Start-Process npm -ArgumentList install -Wait', ['D-030']],
+      ["Start-Process -FilePath 'npm.cmd' -ArgumentList 'install','-D' -NoNewWindow", ['D-030']],
+      ['saps -Verb RunAs -FilePath npm -ArgumentList i', ['D-030']],
+    ] as const) {
+      expect(met(action), action).toEqual(keys)
+    }
+    // A string assigned, a comparison, or Start-Process of another program is no npm install.
+    for (const action of ['$msg = "npm install"', 'if ($a -eq 1) { npm ci }', 'Start-Process notepad -ArgumentList "npm install"', 'echo $x = npm install']) expect(met(action), action).toEqual([])
+  })
+
   it("reads the command line Windows' shells run, as bash -c's script: cmd /c, powershell -Command, pwsh -c", () => {
     const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
     const met = (action: string) => checkAgainst([ANCHORED, NO_INSTALL], { action }).blocked_by.map((b) => b.key)

@@ -766,6 +766,33 @@ function powerShellParameter(word: string, name: string, least: number): boolean
 }
 
 /**
+ * The command PowerShell's `Start-Process [-FilePath] FILE [-ArgumentList] ARGS` runs: FILE, then
+ * ARGS (a list written `'install','-D'` is its items). Its other parameters, which take a value but
+ * for its switches (`-Wait`, `-NoNewWindow`, `-PassThru`, `-UseNewEnvironment`, `-LoadUserProfile`), are passed over.
+ */
+function startProcessRun(args: readonly string[]): string[] {
+  const switches = ['wait', 'nonewwindow', 'passthru', 'usenewenvironment', 'loaduserprofile']
+  let file: string | undefined
+  let list: string | undefined
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (/^-/.test(a)) {
+      const value = args[i + 1]
+      if (powerShellParameter(a, 'filepath', 1) || a.toLowerCase() === '-path') file = value
+      else if (powerShellParameter(a, 'argumentlist', 1) || a.toLowerCase() === '-args') list = value
+      else if (switches.some((sw) => powerShellParameter(a, sw, 2))) continue
+      i++
+      continue
+    }
+    if (file === undefined) file = a
+    else if (list === undefined) list = a
+  }
+  if (file === undefined) return []
+  const items = list === undefined ? [] : list.split(',').map((item) => item.trim().replace(/^(['"])(.*)\1$/s, '$2'))
+  return [[file, ...items].join(' ')]
+}
+
+/**
  * The command line Windows' shells run, read again as a command as `bash -c`'s script is: `cmd /c
  * CMD…` (and `/k`, `/r`; Git Bash's `//c`), and `powershell -Command CMD…` or `pwsh -c CMD…` (its
  * words after it joined, as PowerShell joins them; `-EncodedCommand`'s Base64 of UTF-16LE decoded;
@@ -808,6 +835,10 @@ function scriptsRun(command: readonly string[], stdin: readonly string[], script
   // A script file that is stdin (`bash /dev/stdin <<< '…'`, `source /dev/stdin <<'EOF'`) is what it reads.
   const file = (f: string) => (['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'].includes(f) ? [...stdin] : script(f))
   if (name === 'eval') return [args.join(' ')]
+  // PowerShell's eval, its -Command parameter named or not.
+  const lower = name?.toLowerCase()
+  if (lower === 'invoke-expression' || lower === 'iex') return [args.filter((a, i) => !(i === 0 && powerShellParameter(a, 'command', 1))).join(' ')]
+  if (lower === 'start-process' || lower === 'saps') return startProcessRun(args)
   // at and batch read the job they run later from stdin, unless given a file (-f) or asked to list, show or remove jobs.
   if (name === 'at' || name === 'batch') return args.some((a) => /^-[a-zA-Z]*[flrdc]/.test(a)) ? [] : [...stdin]
   if (name === 'source' || name === '.') return args[0] === undefined ? [] : file(args[0])
@@ -1309,10 +1340,20 @@ function withoutGitOptions(command: readonly string[]): string[] | undefined {
  */
 const WINDOWS_PATH = /(^|[\s;&|(){}])((?:[A-Za-z]:|\.{1,2}|~|\$env:\w+|%\w+%)\\[^\s;&|(){}<>'"`]*)/g
 
-/** `action` with the `\` of each unquoted word written as a Windows path made `/` (WINDOWS_PATH); as it was when it has none. */
-function withWindowsPathsSlashed(action: string): string {
-  if (!action.includes('\\')) return action
-  return action.replace(WINDOWS_PATH, (_, before: string, path: string) => before + path.replaceAll('\\', '/'))
+/** A PowerShell assignment of what a command prints, `$out = npm install 2>&1`, at the start of a statement (not of a string, a number or a variable: `$msg = "npm install"`). */
+const POWERSHELL_ASSIGNMENT = /(^|[;\n{(]|&&|\|\|)([ \t]*)\$[\w:]+[ \t]*=[ \t]*(?=[A-Za-z_.&\\/~])/g
+
+/**
+ * `action` as PowerShell reads what bash reads otherwise, in bash's words: the `\` of each unquoted
+ * word written as a Windows path made `/` (WINDOWS_PATH); a backtick ending a line, PowerShell's line
+ * continuation, made a space; and `$x = ` before a command, whose output it keeps, taken off. As it
+ * was when it has none of them.
+ */
+function asPowerShellReadsIt(action: string): string {
+  let read = action.includes('\\') ? action.replace(WINDOWS_PATH, (_, before: string, path: string) => before + path.replaceAll('\\', '/')) : action
+  if (read.includes('`')) read = read.replace(/`\r?\n/g, ' ')
+  if (read.includes('$')) read = read.replace(POWERSHELL_ASSIGNMENT, '$1$2')
+  return read
 }
 
 /**
@@ -1400,9 +1441,10 @@ export function actionForms(action: string): string[] {
   }
   read(action, 0)
   // PowerShell's unquoted Windows paths (`& C:\tools\npx.cmd yarn`, `.\node_modules\.bin\yarn`), whose
-  // `\` bash reads as escapes (`C:toolsnpx.cmd`): read again with `/` for each, as a path bash would run.
-  const windowsPaths = withWindowsPathsSlashed(action)
-  if (windowsPaths !== action) read(windowsPaths, 0)
+  // `\` bash reads as escapes (`C:toolsnpx.cmd`), its backtick continuations and its assignments of a
+  // command's output (`$out = npm install`): read again as PowerShell would run them.
+  const powerShell = asPowerShellReadsIt(action)
+  if (powerShell !== action) read(powerShell, 0)
   for (const form of runs) add(form)
   for (const form of others) add(form)
   // Whole lists after the commands (a pattern one command matches is said as that command), on a
