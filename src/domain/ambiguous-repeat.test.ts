@@ -34,6 +34,10 @@ describe('ambiguousRepeat: a repeat whose text can be matched in two ways at eac
     ['[a-z]+ (runner|framework)'],
     ['(a|a){2}b'],
     ['(a|b){1,30}'],
+    // A bounded repeat of varying length, ended by a separator it cannot match: one way only.
+    ['^(\\d{1,3},)*\\d{1,3}$'],
+    ['(?:[0-9a-f]{1,4}:)+$'],
+    ['(?:[a-z]{1,8} )+$'],
     ['which (model|effort)\\b'],
     ['^\\s*(test )?runner\\s*$'],
     ['(?:(?!foo\\s*bar).)*'],

@@ -211,7 +211,11 @@ function exponentiallyAmbiguous(repeat: Node, flags: string, sample: string[]): 
           for (const l of looped.last) for (const f of looped.first) automaton.follow[l]!.add(f)
           whole = concat(whole, { ...looped, nullable: true })
         } else {
-          for (let k = required; k < node.max; k++) whole = concat(whole, { ...build(node.item), nullable: true })
+          // Nested, x(x(x)?)? for x{1,3}, as the engine counts: x?x? would read "xx" two ways, and
+          // (\d{1,3},)* as ambiguous, which no text of it is.
+          let optional: Part = { nullable: true, first: new Set(), last: new Set() }
+          for (let k = required; k < node.max; k++) optional = { ...concat(build(node.item), optional), nullable: true }
+          whole = concat(whole, optional)
         }
         return whole
       }
