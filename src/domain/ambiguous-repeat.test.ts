@@ -18,6 +18,10 @@ describe('ambiguousRepeat: a repeat whose text can be matched in two ways at eac
     // Inside a lookaround, tested on its own.
     ['which (?=(x|x)+y)', 'iu', '(x|x)+'],
     ['(\\p{L}|é)+$', 'iu', '(\\p{L}|é)+'],
+    // A character named by its escape is compared too, as one written out is: Devanagari is not in the sample.
+    ['(\\u0905|[\\u0900-\\u097f])+$', 'iu', '(\\u0905|[\\u0900-\\u097f])+'],
+    ['(?:[\\u{900}-\\u{97f}]|\\p{L})+ db', 'iu', '(?:[\\u{900}-\\u{97f}]|\\p{L})+'],
+    ['(\\xc0|[\\xc0-\\xc5])+$', 'i', '(\\xc0|[\\xc0-\\xc5])+'],
     ['(a|a)+?b', 'i', '(a|a)+?'],
     // A bounded repeat of varying length, repeated: 2 + 2 + 2 or 3 + 3 (`(a{2,3})+$` took 4 min on 80 `a`s).
     ['(a{2,3})+$', 'iu', '(a{2,3})+'],

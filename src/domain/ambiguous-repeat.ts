@@ -8,7 +8,7 @@
  * the rule is exponentially ambiguous exactly when a strongly connected component of its product
  * with itself holds a pair of one state and a pair of two different states. Characters are compared
  * on a sample: the printable ASCII, some letters, digits and spaces of other scripts, and each
- * character the rule names; anchors, lookarounds and back references match nothing here (a
+ * character the rule names, written out or by its escape; anchors, lookarounds and back references match nothing here (a
  * lookaround's own pattern is tested on its own). Pure, and it never throws.
  */
 
@@ -62,6 +62,12 @@ function sampleOf(source: string): string[] {
   for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c))
   for (const c of '\t\n\u00a0\u2003\u3000éüßøкЖяαΩ中文アあ한ไ١٣۵߀😀') chars.add(c)
   for (const c of source) if (c.codePointAt(0)! >= 0x80) chars.add(c)
+  // Named by its escape, `\u0905`, `\u{97f}`, `\xc0`, as a range's ends most often are: a set of
+  // Devanagari and \p{L} met on no character of the sample.
+  for (const m of source.matchAll(/\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))/g)) {
+    const code = Number.parseInt((m[1] ?? m[2] ?? m[3]) as string, 16)
+    if (code >= 0x80 && code <= 0x10ffff) chars.add(String.fromCodePoint(code))
+  }
   return [...chars]
 }
 
