@@ -856,6 +856,10 @@ describe('a YAML alias inside the value its own anchor names (R-POL)', () => {
         'mine.yaml: invalid policy\n  points.0.static_default (line 5): the alias *p stands inside the value its anchor &p names, so that value would hold itself without end: write the value out there',
       ),
     )
+    // A merge key is named as written, not as the symbol the parser reads it as, `Symbol(<<)`.
+    expect(() => parsePolicy('ask: { auto_resolve_p: 0.8 }\nscan: &s\n  <<: *s\n', 'mine.yaml')).toThrow(
+      new PolicyFileError('mine.yaml: invalid policy\n  scan.<< (line 3): the alias *s stands inside the value its anchor &s names, so that value would hold itself without end: write the value out there'),
+    )
     // On one line, no line is said; an anchor used beside itself, not inside, is taken.
     expect(() => parsePolicy('a: &x [*x]', 'mine.yaml')).toThrow(
       new PolicyFileError('mine.yaml: invalid policy\n  a.0: the alias *x stands inside the value its anchor &x names, so that value would hold itself without end: write the value out there'),

@@ -94,7 +94,8 @@ function parseYaml(text: string): {
       const path: PropertyKey[] = []
       ancestors.forEach((node, i) => {
         const child = ancestors[i + 1] ?? alias
-        if (yaml.isPair(node) && yaml.isScalar(node.key)) path.push(String(node.key.value))
+        // A merge key's value is a symbol: named as written, `<<`.
+        if (yaml.isPair(node) && yaml.isScalar(node.key)) path.push(typeof node.key.value === 'symbol' ? '<<' : String(node.key.value))
         else if (yaml.isSeq(node)) path.push(node.items.indexOf(child as never))
       })
       selfAlias = { path, alias: alias.source, line: lineCounter.linePos(alias.range?.[0] ?? 0).line }
