@@ -445,6 +445,8 @@ describe('a YAML policy in a file not named .yaml (R-POL)', () => {
     const hint = (name: string) => `; it reads as YAML, which a policy file is read as only when its name ends in .yaml or .yml: rename it ${name}`
     expect(() => parsePolicy('thresholds: { min_observations: 3 }\nask: { auto_resolve_p: 0.8 }\n', '/home/me/mine.json')).toThrow(new RegExp(`^/home/me/mine\\.json: not valid JSON: .*${escape(hint('mine.yaml'))}$`))
     expect(() => parsePolicy('ask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(new RegExp(`${escape(hint('policy.yaml'))}$`))
+    // A name starting with a dot is no extension: `.yaml` alone would be a file of no name.
+    expect(() => parsePolicy('ask:\n  auto_resolve_p: 0.8\n', '/home/me/.dm-policy')).toThrow(new RegExp(`${escape(hint('.dm-policy.yaml'))}$`))
     // One beginning with a # comment is told so already: write the policy as YAML, a .yaml file.
     expect(() => parsePolicy('# ours\nask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(/a comment at line 1, column 1: JSON has none \(remove it, or write the policy as YAML, a \.yaml file, where # starts one\)$/)
     // JSON with a mistake in it is JSON: no such hint, though YAML would read `True` as text.

@@ -235,7 +235,8 @@ function readsAsYaml(text: string, file: string): string {
   } catch {
     return ''
   }
-  const renamed = `${basename(file).replace(/\.[^.]*$/, '')}.yaml`
+  // Its extension, if any, replaced: a leading dot (`.dm-policy`) starts a name, not an extension.
+  const renamed = `${basename(file).replace(/(?<=.)\.[^.]*$/, '')}.yaml`
   return `; it reads as YAML, which a policy file is read as only when its name ends in .yaml or .yml: rename it ${renamed}`
 }
 
