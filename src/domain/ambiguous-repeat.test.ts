@@ -23,6 +23,8 @@ describe('ambiguousRepeat: a repeat whose text can be matched in two ways at eac
     ['(?:[\\u{900}-\\u{97f}]|\\p{L})+ db', 'iu', '(?:[\\u{900}-\\u{97f}]|\\p{L})+'],
     ['(\\xc0|[\\xc0-\\xc5])+$', 'i', '(\\xc0|[\\xc0-\\xc5])+'],
     ['(a|a)+?b', 'i', '(a|a)+?'],
+    // One set of no character of the sample, written twice, fits the same characters twice.
+    ['(?:\\p{Script=Cherokee}|\\p{Script=Cherokee}{2})+$', 'iu', '(?:\\p{Script=Cherokee}|\\p{Script=Cherokee}{2})+'],
     // A bounded repeat of varying length, repeated: 2 + 2 + 2 or 3 + 3 (`(a{2,3})+$` took 4 min on 80 `a`s).
     ['(a{2,3})+$', 'iu', '(a{2,3})+'],
     // A repeat inside a repeated group is one too (nestedRepeat says it in its own words first).

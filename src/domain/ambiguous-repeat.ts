@@ -79,7 +79,7 @@ function firstAmbiguous(node: Node, flags: string, sample: string[], budget: Bud
 function sampleOf(source: string): string[] {
   const chars = new Set<string>()
   for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c))
-  for (const c of '\t\n\u00a0\u2003\u3000éüßøкЖяαΩ中文アあ한ไ١٣۵߀😀') chars.add(c)
+  for (const c of '\t\n\u00a0\u2003\u3000éüßøкЖяαΩ中文アあ한ไ١٣۵߀😀कবகبשաაሀ') chars.add(c)
   for (const c of source) if (c.codePointAt(0)! >= 0x80) chars.add(c)
   // Named by its escape, `\u0905`, `\u{97f}`, `\xc0`, as a range's ends most often are: a set of
   // Devanagari and \p{L} met on no character of the sample.
@@ -281,6 +281,8 @@ function twoWaysRound(automaton: Automaton, budget: Budget): boolean {
   const meet = (a: number, b: number) => {
     const x = chars[a]!
     const y = chars[b]!
+    // One set written twice (its bits shared) fits what it fits, the sample's characters or not: `\p{Script=Cherokee}`.
+    if (x === y) return true
     for (let k = 0; k < x.length; k++) if ((x[k]! & y[k]!) !== 0) return true
     return false
   }
