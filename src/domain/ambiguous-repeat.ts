@@ -183,6 +183,12 @@ function parse(source: string, lookarounds: Node[]): Node {
 interface Automaton {
   chars: Uint32Array[]
   follow: Array<Set<number>>
+  /**
+   * Follows written twice, by two parts of the rule: in `(a*)*` the inner repeat's a→a and the
+   * outer one's, in `(a?b?)*` the group's a→b and, past a round that ends after a, its repeat's.
+   * A set keeps one; the engine tries both.
+   */
+  twice: Array<[number, number]>
 }
 
 /** Glushkov's sets of a part: whether it matches empty text, its first and last positions. */
@@ -194,7 +200,11 @@ interface Part {
 
 /** Whether `repeat` alone (its group, repeated as written) matches some text in exponentially many ways. */
 function exponentiallyAmbiguous(repeat: Node, flags: string, sample: string[], budget: Budget): boolean {
-  const automaton: Automaton = { chars: [], follow: [] }
+  const automaton: Automaton = { chars: [], follow: [], twice: [] }
+  const link = (l: number, f: number) => {
+    if (automaton.follow[l]!.has(f)) automaton.twice.push([l, f])
+    else automaton.follow[l]!.add(f)
+  }
   const charsOf = new Map<string, Uint32Array>()
   const build = (node: Node): Part => {
     if (automaton.chars.length > MOST_POSITIONS) throw new Error('too large')
@@ -236,7 +246,7 @@ function exponentiallyAmbiguous(repeat: Node, flags: string, sample: string[], b
         if (unbounded) {
           const looped = build(node.item)
           budget.spend(looped.last.size * looped.first.size)
-          for (const l of looped.last) for (const f of looped.first) automaton.follow[l]!.add(f)
+          for (const l of looped.last) for (const f of looped.first) link(l, f)
           whole = concat(whole, { ...looped, nullable: true })
         } else {
           // Nested, x(x(x)?)? for x{1,3}, as the engine counts: x?x? would read "xx" two ways, and
@@ -251,7 +261,7 @@ function exponentiallyAmbiguous(repeat: Node, flags: string, sample: string[], b
   }
   const concat = (a: Part, b: Part): Part => {
     budget.spend(a.last.size * b.first.size + a.first.size + a.last.size)
-    for (const l of a.last) for (const f of b.first) automaton.follow[l]!.add(f)
+    for (const l of a.last) for (const f of b.first) link(l, f)
     return {
       nullable: a.nullable && b.nullable,
       first: a.nullable ? union([a.first, b.first]) : a.first,
@@ -287,6 +297,8 @@ function twoWaysRound(automaton: Automaton, budget: Budget): boolean {
     return false
   }
   const component = components(follow)
+  // A follow written twice on a cycle: two ways round it, on one text, already.
+  if (automaton.twice.some(([l, f]) => component[l] === component[f])) return true
   const followWithin = follow.map((next, p) => [...next].filter((q) => component[q] === component[p]))
   const within = (p: number) => followWithin[p]!
   const seen = new Set<number>()
