@@ -464,6 +464,24 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     for (const action of ['$msg = "npm install"', 'if ($a -eq 1) { npm ci }', 'Start-Process notepad -ArgumentList "npm install"', 'echo $x = npm install']) expect(met(action), action).toEqual([])
   })
 
+  it("does not take bash's backtick closing a substitution at a line's end for PowerShell's continuation", () => {
+    // Joined to the next line, without its closing backtick, `tail -f` read as git push's -f.
+    const NO_FORCE_PUSH = decisionRecord('D-033', { constraints: [{ kind: 'must_not', pattern: '^git push.*(--force|-f)\\b' }] })
+    const NO_YARN = decisionRecord('D-032', { constraints: [{ kind: 'must_not', pattern: '^yarn\\b' }] })
+    const met = (action: string) => checkAgainst([NO_FORCE_PUSH, NO_YARN], { action }).blocked_by.map((b) => b.key)
+    for (const action of [
+      'git add .\ngit push -u origin `git branch --show-current`\ntail -f log.txt',
+      'cd repo\ngit push origin `git branch --show-current`\r\nrm -f stale.lock',
+      'echo hi; git push origin v`cat VERSION`\ngit tag -f latest',
+      'cd web\nV=`node -p 1`\necho yarn',
+    ]) {
+      expect(met(action), action).toEqual([])
+    }
+    // PowerShell's continuation, a backtick after a space, is still one.
+    expect(met('git push `\n  origin main `\n  --force')).toEqual(['D-033'])
+    expect(met('git push origin `git branch --show-current` `\n  --force')).toEqual(['D-033'])
+  })
+
   it("reads the command line Windows' shells run, as bash -c's script: cmd /c, powershell -Command, pwsh -c", () => {
     const NO_INSTALL = decisionRecord('D-030', { constraints: [{ kind: 'must_not', pattern: '^npm (i|install)\\b' }] })
     const met = (action: string) => checkAgainst([ANCHORED, NO_INSTALL], { action }).blocked_by.map((b) => b.key)

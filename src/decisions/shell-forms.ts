@@ -1345,13 +1345,16 @@ const POWERSHELL_ASSIGNMENT = /(^|[;\n{(]|&&|\|\|)([ \t]*)\$[\w:]+[ \t]*=[ \t]*(
 
 /**
  * `action` as PowerShell reads what bash reads otherwise, in bash's words: the `\` of each unquoted
- * word written as a Windows path made `/` (WINDOWS_PATH); a backtick ending a line, PowerShell's line
- * continuation, made a space; and `$x = ` before a command, whose output it keeps, taken off. As it
- * was when it has none of them.
+ * word written as a Windows path made `/` (WINDOWS_PATH); a backtick after a space ending a line,
+ * PowerShell's line continuation, made a space; and `$x = ` before a command, whose output it
+ * keeps, taken off. As it was when it has none of them.
  */
 function asPowerShellReadsIt(action: string): string {
   let read = action.includes('\\') ? action.replace(WINDOWS_PATH, (_, before: string, path: string) => before + path.replaceAll('\\', '/')) : action
-  if (read.includes('`')) read = read.replace(/`\r?\n/g, ' ')
+  // After a space only, as PowerShell's continuation is written (`npm `⏎): bash's backtick ending a
+  // line closes a substitution (`git push origin \`git branch --show-current\``⏎), and taken off
+  // with its line end it would join the next command to this one, `tail -f` read as git push's -f.
+  if (read.includes('`')) read = read.replace(/(?<=[ \t])`\r?\n/g, ' ')
   if (read.includes('$')) read = read.replace(POWERSHELL_ASSIGNMENT, '$1$2')
   return read
 }
