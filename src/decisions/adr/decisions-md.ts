@@ -4,7 +4,8 @@ import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './statu
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
-const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
+/** A key as a log writes one (`D-001`, `ADR-12`), not yet where a heading writes it: see keyWritten. */
+const KEY = String.raw`[A-Z][A-Z0-9]*-\d+`
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
 /**
  * A heading's ISO day with no time after it: the day of `(2024-02-01)`, not of `(2024-02-01 21:33:43
@@ -35,8 +36,37 @@ const DAY_FIRST = /(?<![\d./])(\d{1,2}[./]\d{1,2}[./]\d{4})(?![\d./]*\d)/
 const DATED = new RegExp(`\\(\\s*${DAY.source}\\s*\\)|\\[\\s*${DAY.source}\\s*\\]|${DAY.source}`)
 /** A heading's day written first with the brackets around it, or alone (read when the heading holds no ISO day). */
 const DAY_FIRST_DATED = new RegExp(`\\(\\s*${DAY_FIRST.source}\\s*\\)|\\[\\s*${DAY_FIRST.source}\\s*\\]|${DAY_FIRST.source}`)
-/** A heading's key with the brackets around it (`[D-001] Use X`, `Use X (D-001)`), or alone. */
-const KEYED = new RegExp(`\\(\\s*${KEY.source}\\s*\\)|\\[\\s*${KEY.source}\\s*\\]|${KEY.source}`)
+/** A heading's key in brackets, anywhere in it (`[D-001] Use X`, `Use X (D-001)`). */
+const KEY_BRACKETED = new RegExp(String.raw`\(\s*(${KEY})\s*\)|\[\s*(${KEY})\s*\]`)
+/** What a heading may write before its key, or after it at its end: separators and days (`2024-01-10 — D-001: Use X`). */
+const BESIDE_KEY = String.raw`(?:[\s:—–|·•-]|[([]\s*(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{4})\s*[)\]]|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{4})*`
+/** The end of a key: no more of a word after it (`CVE-2021-44228` is no key `CVE-2021`). */
+const KEY_END = String.raw`(?!-?\w)`
+/** A heading's key written first (`D-001: Use X`, `2024-01-10 — D-001 Use X`). */
+const KEY_FIRST = new RegExp(String.raw`^${BESIDE_KEY}(${KEY})${KEY_END}`)
+// A separator before a key is one after a space, or a colon or a dash other than a hyphen with a
+// space after it (`Foo-PEP-8` writes none); read from the first character of its run, so that a
+// long run is not tried again at each of its characters.
+/** A heading's key written last, after a separator (`Use X — D-001`, `Use X: D-001 (2024-01-10)`). */
+const KEY_LAST = new RegExp(String.raw`(?<![:—–|·•-])((?<=\s)[:—–|·•-]+\s*|[:—–|·•]+\s+)(${KEY})${KEY_END}${BESIDE_KEY}$`)
+
+/**
+ * The key a heading writes as a key, and where: in brackets anywhere (`Use X (D-001)`), first
+ * (`D-001: Use X`, after separators or a day), or last after a separator (`Use X — D-001`), the
+ * leftmost of them. A word of the title written as a key is (`Use UTF-8 everywhere`, `Hash with
+ * SHA-256`) is none: a version before this took it as the key, and cut it out of the title.
+ */
+function keyWritten(heading: string): { key: string; index: number; length: number } | undefined {
+  const found: Array<{ key: string; index: number; length: number }> = []
+  const bracketed = KEY_BRACKETED.exec(heading)
+  if (bracketed !== null) found.push({ key: (bracketed[1] ?? bracketed[2]) as string, index: bracketed.index, length: bracketed[0].length })
+  const first = KEY_FIRST.exec(heading)
+  if (first !== null) found.push({ key: first[1] as string, index: first[0].length - (first[1] as string).length, length: (first[1] as string).length })
+  const last = KEY_LAST.exec(heading)
+  if (last !== null) found.push({ key: last[2] as string, index: last.index + (last[1] as string).length, length: (last[2] as string).length })
+  return found.sort((a, b) => a.index - b.index)[0]
+}
+
 /**
  * The key of a section whose heading names none: `DEC-` and the slug of its title, and, when the
  * slug leaves out letters or digits of the title (`API 설계`, `データ移行`), a hash of the whole
@@ -68,8 +98,8 @@ const BREAK = /^\s*([-*_])(?:\s*\1){2,}\s*$/
  * `D-001: Use Postgres (2024-01-10)` → `Use Postgres` (the brackets and separators the date leaves go with it).
  */
 function titleOf(heading: string): string {
-  return heading
-    .replace(KEYED, '')
+  const key = keyWritten(heading)
+  return (key === undefined ? heading : heading.slice(0, key.index) + heading.slice(key.index + key.length))
     .replace(DATED, '')
     // Separators only: a title's own opening bracket (`(Re)use the pool`) stays.
     .replace(/^[\s:—–|-]+/, '')
@@ -106,7 +136,7 @@ function keyOfSection(section: Section): string {
  * (`Supersedes: [Use MongoDB](#2025-06-03--use-mongodb)`) finds a section keyed by its title.
  */
 export function keyOfHeading(heading: string): string {
-  return KEY.exec(heading)?.[1] ?? keyOfTitle(titleOf(heading) || heading)
+  return keyWritten(heading)?.key ?? keyOfTitle(titleOf(heading) || heading)
 }
 
 /** The fields whose value is text read with the lines that go on it (decision and rationale). */
@@ -181,7 +211,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // section that is neither (`## Open questions`) is no decision; nor is an entry without a status
   // in a log that writes them, which may be one not decided yet.
   const unstated = statusField === undefined && statusPart === undefined
-  if (unstated && !(statusless && (KEY.test(section.heading) || fieldOf(body, /^(decision|decided)$/i) !== undefined))) {
+  if (unstated && !(statusless && (keyWritten(section.heading) !== undefined || fieldOf(body, /^(decision|decided)$/i) !== undefined))) {
     throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
   }
   const {
@@ -288,7 +318,7 @@ function subsections(section: Section): { head: Line[]; subs: Section[] } {
  */
 function decisionSections(section: Section): Section[] {
   const { head, subs } = subsections(section)
-  const isDecision = (heading: string, body: readonly Line[]) => KEY.test(heading) || fieldOf(body, /^status$/i) !== undefined
+  const isDecision = (heading: string, body: readonly Line[]) => keyWritten(heading) !== undefined || fieldOf(body, /^status$/i) !== undefined
   if (isDecision(section.heading, head) || !subs.some((s) => isDecision(s.heading, s.body))) return [section]
   return subs
 }
@@ -327,7 +357,7 @@ export function readDecisionsMd(file: RecordFile, latest?: string): FileReading 
   const decisions = sections.flatMap(decisionSections)
   const statusless = !decisions.some((s) => fieldOf(s.body, /^status$/i) !== undefined || subsections(s).subs.some((sub) => /^status$/i.test(sub.heading)) || saysStatus(s))
   for (const section of decisions) {
-    if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
+    if (filled(section.body).length === 0 && keyWritten(section.heading) === undefined) continue
     reading.keys.push(keyOfSection(section))
     try {
       const record = readSection(file, section, definitions, latest, statusless)
