@@ -447,8 +447,13 @@ describe('a YAML policy in a file not named .yaml (R-POL)', () => {
     expect(() => parsePolicy('ask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(new RegExp(`${escape(hint('policy.yaml'))}$`))
     // A name starting with a dot is no extension: `.yaml` alone would be a file of no name.
     expect(() => parsePolicy('ask:\n  auto_resolve_p: 0.8\n', '/home/me/.dm-policy')).toThrow(new RegExp(`${escape(hint('.dm-policy.yaml'))}$`))
-    // One beginning with a # comment is told so already: write the policy as YAML, a .yaml file.
-    expect(() => parsePolicy('# ours\nask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(/a comment at line 1, column 1: JSON has none \(remove it, or write the policy as YAML, a \.yaml file, where # starts one\)$/)
+    // One beginning with a # comment, as README's example does, is YAML's comment, not JSON's habit:
+    // told `remove it`, it was refused again at its first field.
+    const readme = '# mine.yaml: ask less (auto-resolve from p >= 0.8), and personalise from the 3rd observation\nthresholds: { min_observations: 3 }\nask: { auto_resolve_p: 0.8 }\n'
+    expect(() => parsePolicy(readme, '/home/me/mine.json')).toThrow(new RegExp(`^/home/me/mine\\.json: not valid JSON: Unexpected token '#', .* is not valid JSON${escape(hint('mine.yaml'))}$`))
+    expect(() => parsePolicy('# ours\nask:\n  auto_resolve_p: 0.8\n', 'policy')).toThrow(new RegExp(`JSON${escape(hint('policy.yaml'))}$`))
+    // JSON after a # comment is JSON with a comment: said as one, not as YAML.
+    expect(() => parsePolicy('# ours\n{ "ask": { "auto_resolve_p": 0.8 } }\n', 'policy')).toThrow(/a comment at line 1, column 1: JSON has none \(remove it, or write the policy as YAML, a \.yaml file, where # starts one\)$/)
     // JSON with a mistake in it is JSON: no such hint, though YAML would read `True` as text.
     expect(() => parsePolicy('{\n  "decay": { "alpha": True }\n}\n', 'mine.json')).not.toThrow(/reads as YAML/)
     expect(() => parsePolicy('just some words\n', 'mine.json')).not.toThrow(/reads as YAML/)

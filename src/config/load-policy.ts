@@ -149,8 +149,10 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
     // and all. YAML's code frame, with its caret under the column, stays on its lines.
     const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
-    const habit = yaml ? '' : policyJsonHabit(json, message)
-    const asYaml = yaml || habit !== '' ? '' : readsAsYaml(json, file)
+    // A file that reads as YAML is told so alone: its `#` comment is YAML's, and `remove it`, said of
+    // README's example (which opens with one) pasted into mine.json, led only to the next refusal.
+    const asYaml = yaml ? '' : readsAsYaml(json, file)
+    const habit = yaml || asYaml !== '' ? '' : policyJsonHabit(json, message)
     throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + habit + asYaml}`)
   }
   // A file of one line is all line 1: said without it, as a field's line is.
@@ -223,12 +225,13 @@ function policyJsonHabit(text: string, message: string): string {
 /**
  * For a file read as JSON that JSON refused: that it reads as YAML, and what to name it, when it
  * is written as YAML's fields are (not in braces, as JSON with a mistake in it is) and the YAML
- * parser reads a mapping of fields from it. README's examples are YAML: pasted into `mine.json`,
+ * parser reads a mapping of fields from it, `#` comments and all. README's examples are YAML: pasted into `mine.json`,
  * one was refused at its first letter, `Unexpected token 't'`, and nothing said YAML is read only
  * from a file named so.
  */
 function readsAsYaml(text: string, file: string): string {
-  if (/^\s*[{[]/.test(text)) return ''
+  // Braces after `#` comments are JSON with a comment in it, said as one.
+  if (/^\s*[{[]/.test(text.replace(/^[ \t]*#.*$/gm, ''))) return ''
   try {
     const value: unknown = (require('yaml') as typeof import('yaml')).parse(text, { merge: true, resolveKnownTags: false, logLevel: 'silent' })
     if (!isPlainObject(value) || Object.keys(value).length === 0) return ''
