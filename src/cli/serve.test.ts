@@ -8,7 +8,7 @@ import { BIN, cleanEnv } from '../../test/support/processes'
 import { spawnService } from '../../test/support/spawn-service'
 import { openStores } from '../open-store'
 import { LOCAL_TURN_FILE, takeLocalTurn } from './local-turn'
-import { openForService } from './serve'
+import { openForService, SERVE_HELP } from './serve'
 
 describe('decision-memory serve', () => {
   it('says where it listens whatever DECISION_MEMORY_LOG_LEVEL hides: a script finds the port --port 0 chose', async () => {
@@ -76,6 +76,13 @@ describe('decision-memory serve', () => {
       await closed
       await rm(dataDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('decision-memory help serve', () => {
+  it('says a policy file is read as YAML only when its name ends in .yaml or .yml', () => {
+    // `JSON or YAML` alone let a YAML policy in mine.json seem right until start refused it.
+    expect(SERVE_HELP).toMatch(/--policy FILE +policy file: JSON, or YAML when its name ends in \.yaml or \.yml\b/)
   })
 })
 

@@ -39,7 +39,8 @@ export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--dat
                  which the "listening" log line gives at any DECISION_MEMORY_LOG_LEVEL)
   --host ADDR    address to bind (default 127.0.0.1), alone: not a URL, and no port (--port)
   --data DIR     LevelDB data directory (default $DECISION_MEMORY_DATA or ./data)
-  --policy FILE  policy file, JSON or YAML (default policies/default.json)
+  --policy FILE  policy file: JSON, or YAML when its name ends in .yaml or .yml
+                 (default policies/default.json)
   --auth FILE    bearer tokens and the users each may act for (default $DECISION_MEMORY_AUTH);
                  required when --host is not a loopback address
 `
