@@ -47,25 +47,11 @@ export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unkn
 /**
  * Decoded cells kept in memory across the hottest points: a point's recommendation reads 10 to 30
  * of them, so this holds the points asked most recently (a few dozen at least). Kept small on
- * purpose: decoded, the cells a recommendation at one of the bench's points reads take about 2.6 KB
- * of heap each (62 MB more heap for its 2,000 points' 24,000 cells; an early session measured 50 to
- * 75 MB more RSS with 2,000 cells than with none, under a load that churned them).
+ * purpose: under a load that cycles through more points than fit (the bench's HTTP load), entries
+ * churn, and the bench measured 50 to 75 MB more RSS with 2,000 cells than with none, for no gain
+ * there; answers asked again are kept above this (answer-cache.ts).
  */
 const HOT_CELLS = 500
-
-/**
- * The same points' cells, and more points', as the store holds them (encoded): a point held so
- * reads nothing from the store (no snapshot, head, waiting observations or cells), only decodes
- * the cells its recommendation needs. An entry is charged 2 KB (its head, parsed) and each cell its
- * length and 64 bytes; the cells a recommendation reads at one of the bench's points are about
- * 760 bytes each (the scope cells, with their decayed sums' tails; 276 on average over all its
- * cells), so its 2,000 points are charged 22 MB, within a percent of the heap they take, and held
- * whole: under a load that cycles through more points than fit, least recently read out first
- * would keep none that comes again. A recommendation computed again at such a point (an answer
- * kept since its first use, expired) took about half the CPU, in process, side by side (36 to 75%
- * less a block; bench/HISTORY.md, the fifty-first session).
- */
-const HOT_LIMITS = { cells: HOT_CELLS, bytes: 32 * 1024 * 1024, entryBytes: 2048, cellBytes: 64 }
 
 /**
  * How many replays (a point read as of a moment before its newest observation) are kept, and how
@@ -278,7 +264,7 @@ export function createCoreTier(options: {
     replayCells -= kept.cells.size
     replays.delete(pk)
   }
-  const hot = createHotPoints<Held>(HOT_LIMITS, (touched, prefix) => {
+  const hot = createHotPoints<Held>(HOT_CELLS, (touched, prefix) => {
     if (!prefix) dropReplay(touched)
     else for (const pk of [...replays.keys()]) if (pk.startsWith(touched)) dropReplay(pk)
   })
@@ -402,7 +388,7 @@ export function createCoreTier(options: {
         // and nothing of the point remembered, as after a demotion.
         ;(await entries()).delete(pk)
         forgetInMemory(pk)
-        return { aggregate, head: undefined }
+        return aggregate
       }
       const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
       const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
@@ -412,7 +398,7 @@ export function createCoreTier(options: {
       await db.batch(ops as never)
       currentHeads.add(pk)
       ;(await entries()).set(pk, { user, point, head })
-      return { aggregate, head }
+      return aggregate
     })
   }
 
@@ -645,7 +631,7 @@ export function createCoreTier(options: {
             held = { head, pending: waiting, newest: newestOf(head, waiting) }
             // Kept for the read of the point that follows (readPoint), which then reads neither
             // again and adds the cells it reads; not for an audit, which replays archival instead.
-            if (held.newest === null || held.newest <= asOf.getTime()) hot.keep(pk, writesBefore, held, new Map(), new Map())
+            if (held.newest === null || held.newest <= asOf.getTime()) hot.keep(pk, writesBefore, held, new Map())
           }
         } finally {
           await snapshot.close()
@@ -676,39 +662,26 @@ export function createCoreTier(options: {
       const pk = key(user, point)
       const at = asOf.getTime()
       const used = Math.max(at, now.getTime())
-      // The cells as stored, with the pending observations counted in: those `held` (encoded, as the
-      // store holds them) decoded from there, the others read; what was read is added to `texts`.
-      const load =
-        (waiting: Pending, texts: Map<CellKey, string | null>, snapshot?: unknown, held?: ReadonlyMap<CellKey, string | null>) =>
-        async (keys: CellKey[]) => {
-          const unread = held === undefined ? keys : keys.filter((c) => !held.has(c))
-          if (unread.length > 0) {
-            const values = await cells.getMany(
-              unread.map((c) => key(user, point, c)),
-              (snapshot === undefined ? { valueEncoding: 'utf8' } : { snapshot, valueEncoding: 'utf8' }) as never,
-            )
-            unread.forEach((c, i) => texts.set(c, (values[i] as unknown as string | undefined) ?? null))
-          }
-          const loaded = new Map<CellKey, Cell>()
-          for (const c of keys) {
-            const text = held?.has(c) ? (held.get(c) as string | null) : (texts.get(c) as string | null)
-            loaded.set(c, text === null ? emptyCell() : cellFromStored(cellEncoding.decode(text)))
-          }
-          for (const o of waiting.observations) addToCells(loaded, o, params)
-          return keys.map((c) => loaded.get(c) as Cell)
-        }
+      // The cells as stored, with the pending observations counted in.
+      const load = (waiting: Pending, snapshot?: unknown) => async (keys: CellKey[]) => {
+        const values = await cells.getMany(
+          keys.map((c) => key(user, point, c)),
+          snapshot === undefined ? {} : ({ snapshot } as never),
+        )
+        const loaded = new Map(keys.map((c, i) => [c, values[i] === undefined ? emptyCell() : cellFromStored(values[i])]))
+        for (const o of waiting.observations) addToCells(loaded, o, params)
+        return keys.map((c) => loaded.get(c) as Cell)
+      }
       const entry = hot.get(pk)
       if (entry !== undefined && (entry.head.newest === null || entry.head.newest <= at)) {
         // Cells the entry lacks are read without a snapshot: if a write touched the point
         // meanwhile, the entry no longer holds and the answer is computed again from a snapshot.
-        // An entry with no cell decoded (kept by latestChoice, or its decoded cells pushed out):
-        // the cells the last read asked for come first, from those it holds encoded if it does.
+        // An entry kept by latestChoice holds no cell yet: the cells the last read asked for come first.
         const likely = entry.cells.size === 0 ? (lastRead.get(pk) ?? []) : []
-        const texts = new Map<CellKey, string | null>()
-        const { result, loaded } = await readThrough(load(entry.head.pending, texts, undefined, entry.texts), compute, likely, entry.cells)
+        const { result, loaded } = await readThrough(load(entry.head.pending), compute, likely, entry.cells)
         if (hot.holds(pk, entry)) {
           usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
-          hot.grow(pk, entry, loaded, texts)
+          hot.grow(pk, entry, loaded)
           return result
         }
       }
@@ -728,10 +701,9 @@ export function createCoreTier(options: {
             // Answered from the snapshot; its use and the cells it read are remembered only while
             // nothing dropped what is remembered of the point.
             if (!thisRead.dropped) usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
-            const texts = new Map<CellKey, string | null>()
-            const { result, read, loaded } = await readThrough(load(waiting, texts, snapshot), compute, lastRead.get(pk) ?? [])
+            const { result, read, loaded } = await readThrough(load(waiting, snapshot), compute, lastRead.get(pk) ?? [])
             if (!thisRead.dropped) lastRead.set(pk, read)
-            hot.keep(pk, writesBefore, { head, pending: waiting, newest }, loaded, texts)
+            hot.keep(pk, writesBefore, { head, pending: waiting, newest }, loaded)
             return result
           }
         }
@@ -749,11 +721,11 @@ export function createCoreTier(options: {
         // next time, as if this read had come a moment earlier.
         return compute(viewOf(new Map()))
       }
-      const { aggregate, head: written, writesAfter } = await enqueue(async () => {
+      const { aggregate, writesAfter } = await enqueue(async () => {
         const rebuilt = await rebuild(user, point, used)
         await demoteOverCapacity(used)
         // Demoted at once (the lightest point of a full core): nothing of it is remembered.
-        return { ...rebuilt, writesAfter: (await entries()).has(pk) ? hot.writes : undefined }
+        return { aggregate: rebuilt, writesAfter: (await entries()).has(pk) ? hot.writes : undefined }
       })
       if (aggregate.summary.newest === null || aggregate.summary.newest <= at) {
         // The cells this computation asks for are read first by the next read of the point, as
@@ -771,21 +743,7 @@ export function createCoreTier(options: {
             return view.cells(keys)
           },
         })
-        if (written !== undefined && writesAfter !== undefined && hot.writes === writesAfter) {
-          lastRead.set(pk, [...read])
-          // And the point is kept in memory with those cells, as a read from core would have left
-          // it, so that the next computation there (the answer kept now, expired) reads nothing
-          // from the store. Head and cells as the store holds them (through their encodings), so
-          // that what is computed from them is what a read of the store would compute.
-          // Not decoded here: the next read decodes what it needs, as after a read whose decoded cells
-          // were pushed out (a first use is mostly followed by others' first uses, not by its own read).
-          const texts = new Map<CellKey, string | null>()
-          for (const k of read) {
-            const cell = aggregate.cells.get(k)
-            texts.set(k, cell === undefined ? null : cellEncoding.encode(storedCell(cell)))
-          }
-          hot.keep(pk, writesAfter, { head: JSON.parse(JSON.stringify(written)) as StoredHead, pending: NO_PENDING, newest: written.newest }, new Map(), texts)
-        }
+        if (writesAfter !== undefined && hot.writes === writesAfter) lastRead.set(pk, [...read])
         return result
       }
       return compute(viewOf(await replayedAt(user, point, asOf)))

@@ -1,30 +1,15 @@
 import type { Cell, CellKey } from '../domain/aggregate'
 
-/** A point held in memory: its head, the cells read so far as the store holds them, and some of them decoded. */
+/** A point held decoded in memory: its head and the cells read so far. */
 export interface HotPoint<Head> {
   head: Head
-  /** Cells read so far, decoded (a subset of `texts`; empty once the decoded bound pushed it out). */
   cells: Map<CellKey, Cell>
-  /** Every cell read so far as the store holds it, encoded (null: not in the store). */
-  texts: ReadonlyMap<CellKey, string | null>
-}
-
-/** What the points held may take: decoded cells, and bytes charged for the encoded ones and the heads. */
-export interface HotLimits {
-  /** Decoded cells, in all. */
-  cells: number
-  /** Bytes, in all: each entry `entryBytes`, each encoded cell its length plus `cellBytes`. */
-  bytes: number
-  entryBytes: number
-  cellBytes: number
 }
 
 /**
- * The aggregates of the points read most recently, as far as their reads went: the cells as the
- * store holds them, encoded, within `limits.bytes`, and the most recently read of them also decoded,
- * within `limits.cells` (least recently read out first, in each bound). A recommendation at a point
- * held reads nothing from the store, and decodes nothing when its cells are still decoded. Only this
- * process writes the store. A write to a point drops the point when it starts
+ * The decoded aggregates of the points read most recently, at most `limit` cells in all, least
+ * recently read out first: a recommendation at a hot point reads nothing from the store and decodes
+ * nothing. Only this process writes the store. A write to a point drops the point when it starts
  * (`writing`) and again when it is done or failed (`written`), and no entry of the point is kept
  * in between: a read that took its snapshot before the write landed must not leave an entry that
  * a later read would complete with cells read after it. A read that raced any write keeps nothing
@@ -32,18 +17,13 @@ export interface HotLimits {
  * start and end, with the point's key (or the prefix, `prefix` true), for what its caller keeps
  * of points beside these entries.
  */
-export function createHotPoints<Head>(limits: HotLimits, touched: (key: string, prefix: boolean) => void = () => {}) {
-  // Both in the order of their last read, the least recent first: every entry, and those holding decoded cells.
+export function createHotPoints<Head>(limit: number, touched: (key: string, prefix: boolean) => void = () => {}) {
   const entries = new Map<string, HotPoint<Head>>()
-  const decoded = new Map<string, HotPoint<Head>>()
   // Writes in flight per point, and per prefix of points.
   const inFlight = new Map<string, number>()
   const prefixesInFlight = new Map<string, number>()
   let cells = 0
-  let bytes = 0
   let writes = 0
-
-  const charge = (text: string | null) => (text === null ? 0 : text.length) + limits.cellBytes
 
   function beingWritten(pk: string): boolean {
     if (inFlight.has(pk)) return true
@@ -55,10 +35,7 @@ export function createHotPoints<Head>(limits: HotLimits, touched: (key: string, 
     const entry = entries.get(pk)
     if (entry === undefined) return
     cells -= entry.cells.size
-    bytes -= limits.entryBytes
-    for (const text of entry.texts.values()) bytes -= charge(text)
     entries.delete(pk)
-    decoded.delete(pk)
   }
 
   function dropPrefix(prefix: string): void {
@@ -87,33 +64,10 @@ export function createHotPoints<Head>(limits: HotLimits, touched: (key: string, 
   }
 
   function evict(): void {
-    // A new map rather than cleared: a read in flight keeps the cells it was given.
-    for (const [pk, entry] of decoded) {
-      if (cells <= limits.cells) break
-      cells -= entry.cells.size
-      entry.cells = new Map()
-      decoded.delete(pk)
-    }
     for (const pk of entries.keys()) {
-      if (bytes <= limits.bytes) return
+      if (cells <= limit) return
       drop(pk)
     }
-  }
-
-  /** Adds what a read found to an entry; an encoded cell it already holds is the same (no write touched the point). */
-  function add(pk: string, entry: HotPoint<Head>, found: ReadonlyMap<CellKey, Cell>, texts: ReadonlyMap<CellKey, string | null>): void {
-    const held = entry.texts as Map<CellKey, string | null>
-    for (const [key, text] of texts) {
-      if (held.has(key)) continue
-      held.set(key, text)
-      bytes += charge(text)
-    }
-    for (const [key, cell] of found) {
-      if (!entry.cells.has(key)) cells++
-      entry.cells.set(key, cell)
-    }
-    decoded.delete(pk)
-    if (entry.cells.size > 0) decoded.set(pk, entry)
   }
 
   return {
@@ -123,7 +77,6 @@ export function createHotPoints<Head>(limits: HotLimits, touched: (key: string, 
       if (entry !== undefined) {
         entries.delete(pk)
         entries.set(pk, entry)
-        if (decoded.delete(pk)) decoded.set(pk, entry)
       }
       return entry
     },
@@ -168,30 +121,23 @@ export function createHotPoints<Head>(limits: HotLimits, touched: (key: string, 
       end(prefixesInFlight, prefix, () => dropPrefix(prefix))
     },
 
-    /**
-     * Keeps what a read found, unless a write started after `writesBefore`: the cells decoded
-     * (`found`, each of them in `texts`) and as the store holds them (`texts`).
-     */
-    keep(pk: string, writesBefore: number, head: Head, found: ReadonlyMap<CellKey, Cell>, texts: ReadonlyMap<CellKey, string | null>): void {
+    /** Keeps what a read found, unless a write started after `writesBefore`. */
+    keep(pk: string, writesBefore: number, head: Head, found: ReadonlyMap<CellKey, Cell>): void {
       if (writes !== writesBefore || beingWritten(pk)) return
       drop(pk)
-      const entry: HotPoint<Head> = { head, cells: new Map(), texts: new Map() }
-      entries.set(pk, entry)
-      bytes += limits.entryBytes
-      add(pk, entry, found, texts)
+      entries.set(pk, { head, cells: new Map(found) })
+      cells += found.size
       evict()
     },
 
     /** Adds cells read for a hot point that no write touched meanwhile (`holds` was checked). */
-    grow(pk: string, entry: HotPoint<Head>, found: ReadonlyMap<CellKey, Cell>, texts: ReadonlyMap<CellKey, string | null>): void {
+    grow(pk: string, entry: HotPoint<Head>, found: ReadonlyMap<CellKey, Cell>): void {
       if (entries.get(pk) !== entry) return
-      add(pk, entry, found, texts)
+      for (const [key, cell] of found) {
+        if (!entry.cells.has(key)) cells++
+        entry.cells.set(key, cell)
+      }
       evict()
-    },
-
-    /** What the entries hold: how many, their decoded cells, and the bytes charged. */
-    get held(): { points: number; cells: number; bytes: number } {
-      return { points: entries.size, cells, bytes }
     },
   }
 }
