@@ -1,10 +1,9 @@
-// The CPU of a recommendation computed again at a point whose cells are not decoded in memory, in
-// process: what the full run's "expiry round" costs (bench/README.md). The service keeps each answer
-// 60 s (policy `cache.seconds`) and the decoded cells of the last few hundred cells' points
+// The CPU of a recommendation computed again at a point whose cells are not in memory, in process:
+// what the full run's "expiry round" costs (bench/README.md). The service keeps each answer 60 s
+// (policy `cache.seconds`) and the decoded cells of the last few hundred cells' points
 // (core-tier.ts HOT_CELLS); when the warm-up's 2,000 answers expire together, each is computed
-// again: before the fifty-first session from LevelDB (the head, the waiting observations and the
-// cells read, decoded, the waiting ones counted in), since from the cells kept as the store holds
-// them (core-tier.ts HOT_LIMITS), decoded; then the recommendation computed.
+// again from LevelDB: the head, the waiting observations and the cells read, decoded, the waiting
+// ones counted in, and the recommendation computed.
 //
 //   npx tsx scripts/bench/recompute.ts [--store DIR] [--users 1000] [--pairs 2000] [--blocks 6]
 //        [--passes 1] [--fresh] [--settle SECONDS] [--checkout DIR ...] [--split] [--answers FILE]
@@ -14,7 +13,7 @@
 // copy of the store as `serve` opens it (default policy, decisions), with a clock that stands
 // still, and asks every pair once (the warm-up: each aggregate rebuilt into core). A block is a
 // pass over every pair per tree, each tree's clock first moved 61 s on (every answer expired; a
-// pair's decoded cells pushed out of memory by the pairs since), the trees in turn, their order
+// pair's cells were pushed out of memory by the pairs since), the trees in turn, their order
 // swapped each block; it prints each tree's CPU per recommendation (the process's, all threads: the
 // LevelDB reads run on libuv's pool; and the main thread's) and, for each --checkout, how much
 // cheaper this tree is than it. Every answer of every tree is compared byte for byte with the first
