@@ -14,6 +14,20 @@ export function collapseWhiteSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
+/**
+ * A list's parts, rendered, as its form: each line's white space made one, the lines apart by
+ * a `;` (unless one ends it already) and a line end, as bash reads a newline ending a command.
+ */
+export function collapseLines(text: string, asWritten = false): string {
+  const lines = text.split(LINE).map(collapseWhiteSpace).filter((l) => l !== '' && (asWritten || l !== ';'))
+  return lines.map((l, i) => (i === lines.length - 1 || /[;&]$/.test(l) ? l : `${l} ;`)).join('\n')
+}
+
+/** A newline ending a command in a list's parts: made `;` and a line end in its form (collapseLines). */
+const LINE = '\uFDD0'
+/** Operators after which a command goes on past the line's end. */
+const CONTINUING = new Set(['|', '|&', '&&', '||'])
+
 /** One simple command: its words after quote removal, its redirections, what it reads on stdin. */
 interface SimpleCommand {
   words: string[]
@@ -81,6 +95,8 @@ class ShellReader {
   private nesting = 0
   /** Where the word readWord read last has a `{` outside quotes (`"{a,b}"{c,d}`: only the second). */
   braced: number[] = []
+  /** Where each line after the first begins, as bash reads lines (the line end no `\`, quote, bracket or `|`, `&&`, `||` carries on, past the heredocs it opens), in the outermost list. */
+  readonly lineStarts: number[] = []
   private pending: Array<{ delimiter: string; stripTabs: boolean; quoted: boolean; command: SimpleCommand }> = []
 
   constructor(
@@ -120,9 +136,14 @@ class ShellReader {
       if (close !== undefined && c === close) break
       if (c === '\n') {
         this.i++
+        // After `|`, `&&` or `||` the command goes on past the line's end, as bash reads it; any other
+        // newline ends it, and is a line of its own in a list's form (LINE), where no pattern's `.*`
+        // or `[^;&|]*` reaches from one command into the next line's.
+        const ended = command.words.length > 0 || command.redirections.length > 0 || !CONTINUING.has(parts.at(-1) ?? '')
         finish()
-        parts.push(';')
+        if (ended && parts.length > 0 && parts.at(-1) !== LINE) parts.push(LINE)
         this.readHeredocs(close)
+        if (ended && this.nesting === 1) this.lineStarts.push(this.i)
         continue
       }
       // At a word's start, as every character here is: a comment to the end of the line.
@@ -198,9 +219,10 @@ class ShellReader {
     }
     finish()
     this.nesting--
-    // A newline is a `;`: those that end the list or follow another separate nothing.
-    const list = collapseWhiteSpace(parts.join(' ').replace(/(?: ;)+(?= ;|\s*$)/g, '').replace(/^(?:\s*;)+/, ''))
-    if (list !== '') this.lists.push(list)
+    // A newline is a `;` (LINE): those that end the list or follow another separate nothing.
+    while (parts.at(-1) === LINE || parts.at(-1) === ';') parts.pop()
+    const list = parts.join(' ').replace(/^(?:\s*;)+/, '')
+    if (collapseLines(list) !== '') this.lists.push(collapseLines(list))
     return list
   }
 
@@ -1360,8 +1382,21 @@ function asPowerShellReadsIt(action: string): string {
 }
 
 /**
+ * The command as written, white space made one, each line bash reads as a command of its own
+ * ended by a `;` and a line end, as in a list's form: a pattern's `.*` or `[^;&|]*` does not reach
+ * from one line's command into the next's (`git push origin main`⏎`rm -f build.log` is no
+ * `git push … -f`). A line goes on past a `\`, a quote, a bracket or `$(` left open, a trailing
+ * `|`, `&&` or `||`, and the heredocs it opens (`lineStarts`, from the reader).
+ */
+function asWritten(action: string, lineStarts: readonly number[]): string {
+  const starts = [0, ...lineStarts, action.length]
+  return collapseLines(starts.slice(0, -1).map((start, i) => action.slice(start, starts[i + 1])).join(LINE), true)
+}
+
+/**
  * The texts a command's `must_not` patterns are tested against, the command as written (white
- * space made one) first: then each simple command, and each list (the command, each subshell,
+ * space made one, its lines apart as bash reads them: asWritten) first: then each simple command,
+ * and each list (the command, each subshell,
  * `$(…)` and backtick substitution, a shell's `-c` script, `eval`'s arguments, a shell's heredoc
  * or here-string, or what is piped into a shell), with quotes removed and escapes resolved (`git push '--force'` is `git push
  * --force`); each simple command also as what it runs (leading `NAME=value`s, `sudo`, `env`,
@@ -1371,10 +1406,12 @@ function asPowerShellReadsIt(action: string): string {
  * read past the limits only leaves out the forms it would have given.
  */
 export function actionForms(action: string): string[] {
-  const forms = new Set<string>([collapseWhiteSpace(action)])
+  // The command as written, each of its lines as bash reads lines (asWritten): filled in as it is read.
+  const forms = new Set<string>([''])
   let characters = 0
-  const add = (text: string) => {
-    const form = collapseWhiteSpace(text)
+  // A list's form comes made (collapseLines): its line ends are kept.
+  const add = (text: string, made = false) => {
+    const form = made ? text : collapseWhiteSpace(text)
     if (form === '' || forms.has(form) || forms.size >= MAX_FORMS || characters + form.length > MAX_CHARACTERS) return
     forms.add(form)
     characters += form.length
@@ -1384,7 +1421,7 @@ export function actionForms(action: string): string[] {
   // forms: past the limit of forms, a long script's last commands keep the one form a pattern
   // anchored with `^` meets (300 lines of `echo … >> out`, then `git push '--force'`).
   const runs: string[] = []
-  const others: string[] = []
+  const others: Array<string | { list: string }> = []
   const budget: ReadBudget = { left: MAX_READ_AGAIN }
   // Aliases set by `git config alias.NAME …` in the command, as it is read: git runs them when a later command calls NAME.
   const aliases = new Map<string, string>()
@@ -1394,6 +1431,10 @@ export function actionForms(action: string): string[] {
     if (depth > MAX_DEPTH || (depth > 0 && !mayReadAgain(budget, script))) return
     const reader = new ShellReader(script, depth, budget)
     reader.readList()
+    if (forms.has('')) {
+      forms.delete('')
+      forms.add(asWritten(action, reader.lineStarts))
+    }
     for (const c of reader.commands) {
       const steps = runSteps(c.words)
       const run = steps[steps.length - 1] ?? []
@@ -1430,7 +1471,7 @@ export function actionForms(action: string): string[] {
         if (!mayReadAgain(budget, body)) continue
         const inner = new ShellReader(body, depth + 1, budget)
         inner.readExpanding()
-        for (const list of inner.lists) others.push(list)
+        for (const list of inner.lists) others.push({ list })
         for (const sub of inner.commands) {
           const subSteps = runSteps(sub.words)
           others.push(sub.words.join(' '))
@@ -1449,7 +1490,7 @@ export function actionForms(action: string): string[] {
   const powerShell = asPowerShellReadsIt(action)
   if (powerShell !== action) read(powerShell, 0)
   for (const form of runs) add(form)
-  for (const form of others) add(form)
+  for (const form of others) (typeof form === 'string' ? add(form) : add(form.list, true))
   // Whole lists after the commands (a pattern one command matches is said as that command), on a
   // budget of their own, outermost first: however many commands a long script has, the whole of
   // it, unquoted, is still a form, for patterns that span commands (`curl … | sh`) and for any
@@ -1457,7 +1498,7 @@ export function actionForms(action: string): string[] {
   const whole = new Set<string>()
   let listCharacters = 0
   for (const { list } of lists.sort((a, b) => a.depth - b.depth)) {
-    const form = collapseWhiteSpace(list)
+    const form = list
     if (form === '' || forms.has(form) || whole.has(form) || whole.size >= MAX_FORMS || listCharacters + form.length > MAX_CHARACTERS) continue
     whole.add(form)
     listCharacters += form.length
