@@ -23,8 +23,18 @@ export function collapseLines(text: string, asWritten = false): string {
   return lines.map((l, i) => (i === lines.length - 1 || /[;&]$/.test(l) ? l : `${l} ;`)).join('\n')
 }
 
-/** A newline ending a command in a list's parts: made `;` and a line end in its form (collapseLines). */
-const LINE = '\uFDD0'
+/**
+ * A newline ending a command in a list's parts: made `;` and a line end in its form (collapseLines).
+ * A character the command being read does not have (lineMarker): one it has is its own, no line end.
+ */
+let LINE = '\uFDD0'
+/** The first noncharacter, or else private use character, that `text` does not have. */
+function lineMarker(text: string): string {
+  for (let cp = 0xfdd0; ; cp = cp === 0xfdef ? 0xf0000 : cp + 1) {
+    const marker = String.fromCodePoint(cp)
+    if (!text.includes(marker)) return marker
+  }
+}
 /** Operators after which a command goes on past the line's end. */
 const CONTINUING = new Set(['|', '|&', '&&', '||'])
 
@@ -117,7 +127,8 @@ class ShellReader {
       if (done) {
         if (piped !== undefined) command.pipedFrom = piped
         this.commands.push(command)
-        parts.push([...rendered].join(' '))
+        // A line marker a word has (a `$'\ufdd0'`, a script decoded) is no line end: U+FFFD in the form.
+        parts.push([...rendered].join(' ').replaceAll(LINE, '\uFFFD'.repeat(LINE.length)))
       }
       piped = done && (operator === '|' || operator === '|&') ? command : undefined
       command = this.newCommand()
@@ -1406,6 +1417,16 @@ function asWritten(action: string, lineStarts: readonly number[]): string {
  * read past the limits only leaves out the forms it would have given.
  */
 export function actionForms(action: string): string[] {
+  const marker = LINE
+  LINE = lineMarker(action)
+  try {
+    return formsOf(action)
+  } finally {
+    LINE = marker
+  }
+}
+
+function formsOf(action: string): string[] {
   // The command as written, each of its lines as bash reads lines (asWritten): filled in as it is read.
   const forms = new Set<string>([''])
   let characters = 0
