@@ -35,6 +35,9 @@ function lineMarker(text: string): string {
     if (!text.includes(marker)) return marker
   }
 }
+/** Words that open and close a compound command (`{ … }`, `if … fi`, `do … done`, `case … esac`) where a command begins. */
+const OPENING = new Set(['{', 'if', 'do', 'case'])
+const CLOSING = new Set(['}', 'fi', 'done', 'esac'])
 /** Operators after which a command goes on past the line's end. */
 const CONTINUING = new Set(['|', '|&', '&&', '||'])
 
@@ -122,6 +125,9 @@ class ShellReader {
     let command = this.newCommand()
     let rendered: string[] = []
     let piped: SimpleCommand | undefined
+    // Compound commands open in this list: a newline in one ends a command (a `;`), not the line, as
+    // the whole is one command bash reads past its lines (`{`⏎`curl …`⏎`} | sh`).
+    let compound = 0
     const finish = (operator?: string) => {
       const done = command.words.length > 0 || command.redirections.length > 0
       if (done) {
@@ -152,9 +158,10 @@ class ShellReader {
         // or `[^;&|]*` reaches from one command into the next line's.
         const ended = command.words.length > 0 || command.redirections.length > 0 || !CONTINUING.has(parts.at(-1) ?? '')
         finish()
-        if (ended && parts.length > 0 && parts.at(-1) !== LINE) parts.push(LINE)
+        const separator = compound > 0 ? ';' : LINE
+        if (ended && parts.length > 0 && parts.at(-1) !== LINE && parts.at(-1) !== separator) parts.push(separator)
         this.readHeredocs(close)
-        if (ended && this.nesting === 1) this.lineStarts.push(this.i)
+        if (ended && compound === 0 && this.nesting === 1) this.lineStarts.push(this.i)
         continue
       }
       // At a word's start, as every character here is: a comment to the end of the line.
@@ -219,6 +226,10 @@ class ShellReader {
       const before = this.i
       const word = this.readWord()
       if (this.i === before) this.i++
+      if (command.words.length === 0 && this.src.slice(before, this.i) === word) {
+        if (OPENING.has(word)) compound++
+        else if (CLOSING.has(word) && compound > 0) compound--
+      }
       command.words.push(word)
       // The same word again (`{ { { …`) adds to its places, not a copy of them: a long run stays linear.
       if (this.braced.length > 0) {
