@@ -183,6 +183,24 @@ function withoutProseComments(text: string): string {
   return out + text.slice(i)
 }
 
+/**
+ * Hands each line to `prose`, or to `code` when it is in a fenced code block (its fences included):
+ * a fence opens at three backticks or tildes, and closes at as many or more of the same.
+ */
+function byFences(lines: readonly string[], prose: (line: string) => void, code: (line: string) => void): void {
+  let fence: string | undefined
+  for (const line of lines) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence === undefined && marker !== undefined) {
+      fence = marker
+      code(line)
+    } else if (fence !== undefined) {
+      code(line)
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else prose(line)
+  }
+}
+
 /** Lines without the HTML comments outside code blocks (one that is not closed runs to their end). */
 function withoutComments(lines: readonly string[]): string[] {
   const out: string[] = []
@@ -191,18 +209,10 @@ function withoutComments(lines: readonly string[]): string[] {
     if (prose.length > 0) out.push(...withoutProseComments(prose.join('\n')).split('\n'))
     prose = []
   }
-  let fence: string | undefined
-  for (const line of lines) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
-    if (fence === undefined && marker !== undefined) {
-      flush()
-      fence = marker
-      out.push(line)
-    } else if (fence !== undefined) {
-      out.push(line)
-      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
-    } else prose.push(line)
-  }
+  byFences(lines, (line) => prose.push(line), (line) => {
+    flush()
+    out.push(line)
+  })
   flush()
   return out
 }
@@ -249,21 +259,11 @@ function withoutGuidance(lines: readonly string[]): string[] {
     if (!(words !== '' && TEMPLATE_GUIDANCE.some((g) => g.test(words)))) out.push(...paragraph)
     paragraph = []
   }
-  let fence: string | undefined
-  for (const line of lines) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
-    if (fence === undefined && marker !== undefined) {
-      flush()
-      fence = marker
-      out.push(line)
-    } else if (fence !== undefined) {
-      out.push(line)
-      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
-    } else if (line.trim() === '' || /^\s*>\s*$/.test(line)) {
-      flush()
-      out.push(line)
-    } else paragraph.push(line)
+  const code = (line: string) => {
+    flush()
+    out.push(line)
   }
+  byFences(lines, (line) => (line.trim() === '' || /^\s*>\s*$/.test(line) ? code(line) : paragraph.push(line)), code)
   flush()
   return out
 }
