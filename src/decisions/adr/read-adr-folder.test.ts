@@ -108,6 +108,20 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(reading.problems).toEqual([{ path: '0006-usar-u.md', line: 4, message: '"30-02-2024" is not a date; the record is read without it' }])
   })
 
+  it('reads a date a field line ends with a full stop, as a sentence is: `Date: 2026-09-27.`', async () => {
+    const reading = await readAdrFolder(FIXTURES + 'full-stop')
+    expect(summary(reading.records)).toEqual({
+      'ADR-0010': ['superseded', '2026-09-27', null, 'ADR-0011'],
+      'ADR-0011': ['accepted', '2026-10-04', 'ADR-0010', null],
+    })
+    expect(reading.problems).toEqual([])
+    expect(readDate('2026-09-27.')).toBe('2026-09-27')
+    expect(readDate('27.09.2026.')).toBe('2026-09-27')
+    // One full stop ends a sentence; more, or one before the date, are no date.
+    expect(readDate('2026-09-27..')).toBeUndefined()
+    expect(readDate('.2026-09-27')).toBeUndefined()
+  })
+
   it('reads the status words of other languages as their English ones, and a longer word as none of them', () => {
     expect(readStatusLine('Rechazada')).toEqual({ status: 'revoked' })
     expect(readStatusLine('Obsoleto')).toEqual({ status: 'deprecated' })

@@ -486,6 +486,7 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
  * not leaves it unread: one of the two is wrong); with slashes when only one order is a day,
  * `21/02/2017` or `02/21/2017`. `04/03/2024` stays unread: the 4th of March or April 3rd. A day
  * before 1970 (FIRST_DECISION_DAY) stays unread too, and one after `latest` (the reader's tomorrow), when given.
+ * A full stop after the last digit, as a sentence ends (`2026-09-27.`), is no part of the date.
  */
 export function readDate(text: string, latest?: string): string | undefined {
   const day = readCalendarDay(text)
@@ -496,7 +497,9 @@ export function readDate(text: string, latest?: string): string | undefined {
 }
 
 /** The day of the calendar a text writes, as readDate reads it, whatever its year. */
-function readCalendarDay(text: string): string | undefined {
+function readCalendarDay(written: string): string | undefined {
+  // A field line written as a sentence ends with its full stop (`Date: 2026-09-27.`): one, after a digit.
+  const text = written.replace(/(\d)\.\s*$/, '$1')
   const weekday = WEEKDAY_BEFORE.exec(text)
   const named = weekday === null ? -1 : WEEKDAYS.findIndex((d) => d.startsWith((weekday[1] as string).toLowerCase()))
   if (weekday !== null && named >= 0) {
