@@ -1831,6 +1831,23 @@ describe('status forms real repositories write', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2024-01-01', null, null], 'ADR-0002': ['accepted', '2024-01-02', null, null] })
   })
 
+  it('a status saying a part of the record is superseded, naming the part ("the 14-command figure is superseded by …"), stands', async () => {
+    for (const line of [
+      'Accepted; the 14-command figure is superseded by [ADR-0178](./0178-x.md); the spine is 16.',
+      'Accepted, its retry limit was superseded by ADR-0009',
+      'Accepted. The storage section has been superseded by ADR-0009',
+    ]) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted' })
+    }
+    // The record itself named, or nothing, is still the whole superseded.
+    for (const line of ['Accepted; this ADR is superseded by ADR-0009', 'Accepted, the decision was superseded by ADR-0009', 'Accepted; now superseded by ADR-0009', 'Accepted, it is superseded by ADR-0009']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: 'ADR-0009' })
+    }
+    const reading = await readAdrFolder(FIXTURES + 'part-superseded')
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-0160': ['accepted', '2026-08-27', null, null], 'ADR-0178': ['accepted', '2026-09-01', null, null] })
+  })
+
   it('a link whose destination is in angle brackets ("[8. Use H](<0008-use-h.md>)") names the file between them', () => {
     expect(readStatusLine('Superceded by [8. Use H](<0008-use-h.md>)')).toEqual({ status: 'superseded', supersededBy: '0008-use-h.md' })
     expect(readStatusLine('Supercedes [2. Use B](<0002 use b.md>)')).toEqual({ supersedes: '0002 use b.md' })

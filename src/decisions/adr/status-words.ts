@@ -383,6 +383,15 @@ const LINK_AFTER_STATUS = new RegExp(String.raw`^(.+?)\s*(?:[,;:.(\u2014\u2013]|
 const NAMED_RECORD = /^\s*:?\s*(\[[^\]]*\]|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b)/
 
 /**
+ * The subject of a link word after the status, when it names a part of the record rather than the
+ * record (`Accepted; the 14-command figure is`, `Accepted, its retry limit was`): `the`, `its`, … and
+ * words, then `is`, `was`, `has been`, …. The record itself (`this ADR is`, `the decision was`, `it is`)
+ * is no part.
+ */
+const PART_NAMED =
+  /[,;.:]\s*(?:the|its|their|our|one|a|an|some)\s+(?!(?:adr|decision|record|status|whole)\s+(?:is|are|was|were|has|have)\b)[^,;.:]*?\b(?:is|are|was|were|has\s+been|have\s+been)(?:\s+(?:now|since|also))?$/i
+
+/**
  * A status and a supersede link on one line (`Accepted, Supersedes [2. Use X](0002-use-x.md)`), as
  * people write them when they merge the lines adr-tools writes apart. A "Superseded by" makes it
  * superseded, as on a line of its own. Only a link that names a record is one: `Accepted, replaces the
@@ -397,6 +406,9 @@ function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLin
   if (named === null || head?.status === undefined) return undefined
   // `Accepted, partially superseded by ADR-0009`: still accepted, in the rest; no successor replaces it.
   if (/\b(?:partially|partly)$/i.test(match[1] as string)) return head
+  // `Accepted; the 14-command figure is superseded by ADR-0178`: a part named, not the record, is
+  // replaced, and the record stands as partly superseded does.
+  if (PART_NAMED.test(match[1] as string)) return head
   const target = (named[1] as string).startsWith('[') ? linkTarget(rest, definitions) : (named[1] as string)
   const more = recordsNamed(rest, definitions).slice(1)
   return /\bby$/i.test(match[2] as string)
