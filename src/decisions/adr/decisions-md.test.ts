@@ -83,3 +83,22 @@ describe('the key a DECISIONS.md heading writes (R-CON-6)', () => {
     ])
   })
 })
+
+describe('a table that lists a log\'s decisions by their keys (R-CON-6)', () => {
+  it('is an index, no decision: its section is not imported, and a table of one decision\'s fields still is one', async () => {
+    const { readAdrFolder } = await import('./read-adr-folder')
+    const { fileURLToPath } = await import('node:url')
+    const reading = await readAdrFolder(fileURLToPath(new URL('../../../test/fixtures/adr/decision-log-index/', import.meta.url)))
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.status, r.date, r.superseded_by])).toEqual([
+      ['D-001', 'accepted', '2026-03-01', null],
+      ['D-002', 'superseded', '2026-03-02', 'D-001'],
+    ])
+    // Under a `##` that only groups, the index before the `###` decisions is no status of the group's own.
+    const grouped = log('## Active\n\n| ID | Status |\n|---|---|\n| D-1 | accepted |\n\n### D-1: Use X\n\n- Status: accepted\n')
+    expect(grouped.records.map((r) => r.key)).toEqual(['D-1'])
+    // A table of one decision's fields, in columns, is read as before.
+    const fields = log('## D-3: Use Z\n\n| Status | Date |\n|---|---|\n| Accepted | 2026-03-03 |\n')
+    expect(fields.records.map((r) => [r.key, r.status, r.date])).toEqual([['D-3', 'accepted', '2026-03-03']])
+  })
+})

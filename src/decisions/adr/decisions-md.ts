@@ -319,8 +319,40 @@ function subsections(section: Section): { head: Line[]; subs: Section[] } {
 function decisionSections(section: Section): Section[] {
   const { head, subs } = subsections(section)
   const isDecision = (heading: string, body: readonly Line[]) => keyWritten(heading) !== undefined || fieldOf(body, /^status$/i) !== undefined
-  if (isDecision(section.heading, head) || !subs.some((s) => isDecision(s.heading, s.body))) return [section]
+  // A table listing the log's decisions by key (`| ID | Date | Decision | Status |`) is an index of them, not
+  // the fields of one: a section holding only that is none, and the group's own status is none of its.
+  const own = withoutIndexTables(head)
+  if (keyWritten(section.heading) === undefined && subs.length === 0 && own.length < head.length && filled(own).length === 0) return []
+  if (isDecision(section.heading, own) || !subs.some((s) => isDecision(s.heading, s.body))) return [section]
   return subs
+}
+
+/** A table's header cell naming the column of keys an index lists its decisions by. */
+const KEY_COLUMN = /^(?:id|key|#|no\.?|nr\.?|ref|adr|decision id)$/i
+
+/**
+ * The lines without each table whose header names a column of keys (`| ID | … |`) and whose rows
+ * write keys in it (`| D-001 | … |`): an index of decisions. Any other table stays.
+ */
+function withoutIndexTables(lines: readonly Line[]): Line[] {
+  const kept: Line[] = []
+  for (let i = 0; i < lines.length; ) {
+    if (!/^\s*\|/.test((lines[i] as Line).text)) {
+      kept.push(lines[i] as Line)
+      i++
+      continue
+    }
+    let end = i
+    while (end < lines.length && /^\s*\|/.test((lines[end] as Line).text)) end++
+    const table = lines.slice(i, end)
+    const cells = (line: Line) => line.text.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.replace(/[*_`]/g, '').trim())
+    const column = cells(table[0] as Line).findIndex((c) => KEY_COLUMN.test(c))
+    const rows = table.slice(1).filter((row) => !/^[\s|:-]+$/.test(row.text))
+    const index = column >= 0 && rows.length > 0 && rows.every((row) => keyWritten(cells(row)[column] ?? '') !== undefined)
+    if (!index) kept.push(...table)
+    i = end
+  }
+  return kept
 }
 
 /**
