@@ -94,11 +94,25 @@ describe('a table that lists a log\'s decisions by their keys (R-CON-6)', () => 
       ['D-001', 'accepted', '2026-03-01', null],
       ['D-002', 'superseded', '2026-03-02', 'D-001'],
     ])
+    // Its `**Owner:** Dana` is no rationale.
+    expect(reading.records.find((r) => r.key === 'D-002')?.rationale).toBe('not stated in DECISION-LOG.md')
     // Under a `##` that only groups, the index before the `###` decisions is no status of the group's own.
     const grouped = log('## Active\n\n| ID | Status |\n|---|---|\n| D-1 | accepted |\n\n### D-1: Use X\n\n- Status: accepted\n')
     expect(grouped.records.map((r) => r.key)).toEqual(['D-1'])
     // A table of one decision's fields, in columns, is read as before.
     const fields = log('## D-3: Use Z\n\n| Status | Date |\n|---|---|\n| Accepted | 2026-03-03 |\n')
     expect(fields.records.map((r) => [r.key, r.status, r.date])).toEqual([['D-3', 'accepted', '2026-03-03']])
+  })
+})
+
+describe('the people and labels a DECISIONS.md section writes as fields (R-CON-6)', () => {
+  it('are no prose: an owner, author or approver is not the rationale, as deciders are not', () => {
+    for (const field of ['- Owner: Dana', '**Owner:** Dana', '- Authors: Dana, Lee', '- Approved by: CTO', '- Decided by: the team', '- Reviewers: Lee', '- Stakeholders: Ops', '- Consulted: Ops', '- Informed: All']) {
+      const reading = log(`## D-001: Use X\n\n- Status: accepted\n${field}\n- Decision: Use X.\n`)
+      expect(reading.records.map((r) => r.rationale), field).toEqual(['not stated in DECISIONS.md'])
+    }
+    // Prose after them is still the rationale.
+    const reading = log('## D-001: Use X\n\n**Status:** accepted\n**Owner:** Dana\n\n**Decision:** Use X.\n\nBecause Y.\n')
+    expect(reading.records.map((r) => r.rationale)).toEqual(['Because Y.'])
   })
 })

@@ -84,8 +84,12 @@ export function keyOfTitle(title: string): string {
   return slugged === '' ? `DEC-${digest}` : `DEC-${slugged}-${digest}`
 }
 
-/** The field lines of a section, which are not part of its prose. */
-const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
+/**
+ * The field lines of a section, which are not part of its prose: those read, and the people and
+ * labels logs write beside them (`- Owner: Dana`, `**Approved by:** CTO`), which are no rationale.
+ */
+const FIELD =
+  /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|context|deciders|decision-makers|tags|owners?|authors?|approvers?|approved by|decided by|reviewers?|stakeholders|participants|consulted|informed)$/i
 
 /** The fields a "### Status" part may hold beside its status that say no status: each is read as a field. */
 const BESIDE_STATUS = /^(date|enforce|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
