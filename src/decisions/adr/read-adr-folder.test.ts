@@ -1840,7 +1840,7 @@ describe('status forms real repositories write', () => {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted' })
     }
     // The record itself named, or nothing, is still the whole superseded.
-    for (const line of ['Accepted; this ADR is superseded by ADR-0009', 'Accepted, the decision was superseded by ADR-0009', 'Accepted; now superseded by ADR-0009', 'Accepted, it is superseded by ADR-0009']) {
+    for (const line of ['Accepted; this ADR is superseded by ADR-0009', 'Accepted, the decision was superseded by ADR-0009', 'Accepted, the proposal is superseded by ADR-0009', 'Accepted; the approach was superseded by ADR-0009', 'Accepted; now superseded by ADR-0009', 'Accepted, it is superseded by ADR-0009']) {
       expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: 'ADR-0009' })
     }
     const reading = await readAdrFolder(FIXTURES + 'part-superseded')

@@ -385,11 +385,11 @@ const NAMED_RECORD = /^\s*:?\s*(\[[^\]]*\]|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-
 /**
  * The subject of a link word after the status, when it names a part of the record rather than the
  * record (`Accepted; the 14-command figure is`, `Accepted, its retry limit was`): `the`, `its`, … and
- * words, then `is`, `was`, `has been`, …. The record itself (`this ADR is`, `the decision was`, `it is`)
- * is no part.
+ * words, then `is`, `was`, `has been`, …. The record itself (`this ADR is`, `the decision was`, `it is`),
+ * and the words a record calls itself by (`the proposal`, `the approach`, `the choice`), is no part.
  */
 const PART_NAMED =
-  /[,;.:]\s*(?:the|its|their|our|one|a|an|some)\s+(?!(?:adr|decision|record|status|whole)\s+(?:is|are|was|were|has|have)\b)[^,;.:]*?\b(?:is|are|was|were|has\s+been|have\s+been)(?:\s+(?:now|since|also))?$/i
+  /[,;.:]\s*(?:the|its|their|our|one|a|an|some)\s+(?!(?:adr|decision|record|status|whole|proposal|approach|choice|solution|option|design|policy)\s+(?:is|are|was|were|has|have)\b)[^,;.:]*?\b(?:is|are|was|were|has\s+been|have\s+been)(?:\s+(?:now|since|also))?$/i
 
 /**
  * A status and a supersede link on one line (`Accepted, Supersedes [2. Use X](0002-use-x.md)`), as
