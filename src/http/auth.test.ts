@@ -6,6 +6,16 @@ import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
 
 const as = (token: string) => ({ authorization: `Bearer ${token}` })
 const TIER = { question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M'], user_choice: 'Tier S' }
+/** A Claude Code PostToolUse of one AskUserQuestion answer, as the hook sends it. */
+const HOOK = {
+  session_id: 's-9',
+  cwd: '/tmp/p',
+  hook_event_name: 'PostToolUse',
+  tool_name: 'AskUserQuestion',
+  tool_use_id: 'toolu_1',
+  tool_input: { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] },
+  tool_response: { answers: { 'Which tier?': 'Tier S' } },
+}
 
 describe('bearer auth (R-SVC-4)', () => {
   it('answers 401 without a token, or with an unknown one, and says how to authenticate', async () => {
@@ -182,15 +192,7 @@ describe('bearer auth (R-SVC-4)', () => {
     const { call } = await createTestApp({ auth })
     const posted = await call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(BOB))
     expect(posted.status).toBe(201)
-    const hook = {
-      session_id: 's-9',
-      cwd: '/tmp/p',
-      hook_event_name: 'PostToolUse',
-      tool_name: 'AskUserQuestion',
-      tool_use_id: 'toolu_1',
-      tool_input: { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] },
-      tool_response: { answers: { 'Which tier?': 'Tier S' } },
-    }
+    const hook = HOOK
     expect((await call('POST', '/v1/hooks/claude-code', hook, as(ALICE))).status).toBe(403)
     expect((await call('POST', '/v1/hooks/claude-code?user=bob', hook, as(ALICE))).status).toBe(403)
     expect((await call('POST', '/v1/hooks/claude-code?user=alice', hook, as(ALICE))).status).toBe(200)
@@ -204,13 +206,7 @@ describe('bearer auth (R-SVC-4)', () => {
   it("judges a hook by its ?user= alone: a payload's own `user` is Claude Code's field, which names no user of this service", async () => {
     const { call } = await createTestApp({ auth })
     const hook = {
-      session_id: 's-9',
-      cwd: '/tmp/p',
-      hook_event_name: 'PostToolUse',
-      tool_name: 'AskUserQuestion',
-      tool_use_id: 'toolu_1',
-      tool_input: { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] },
-      tool_response: { answers: { 'Which tier?': 'Tier S' } },
+      ...HOOK,
       // A field a later Claude Code may add (its payloads gain fields with each release), which the route never reads.
       user: 'dev@example.com',
     }
