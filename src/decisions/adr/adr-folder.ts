@@ -3,7 +3,7 @@ import { DECISION_LIMITS, latestDecisionDay, type DecisionStatus } from '../deci
 import type { ImportedDecision } from '../imported-decision'
 import { inWords } from '../decisions-named'
 import { isAxmeCode, readAxmeCode } from './axme-code'
-import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
+import { dateOfFileName, keyOfFile, numberKeyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { STATUS_NAME } from './field-names'
 import { settleSlashedDate, slashedOrderOf, type SlashedOrder } from './slashed-order'
@@ -188,6 +188,31 @@ const STATUS_FIELD_LINE = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|
 /** A status field in a table's cell (`| Status | Accepted |`, `| Date | Estado |`). */
 const STATUS_FIELD_CELL = new RegExp(String.raw`^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|`, 'im')
 
+/**
+ * The key of each record file of a folder (`names`, those read and those that could not be, but
+ * not a log's nor an AXME Code decision's): keyOfFile's, but a file numbered in another form than
+ * adr-tools' (`ADR-0013-use-postgres.md`, `adr-2-use-x.md`, `ADR-013_use_y.md`, `0005_use_z.md`) is
+ * keyed by its number as adr-tools' are (`ADR-0013`, `ADR-0002`), when that number is its own in
+ * the folder: `why ADR-0013` and `GET /v1/decisions/ADR-0013` found nothing, while `Superseded by
+ * ADR-0013` already named the file. Where two files share the number (`ADR-008-use-h.md` and
+ * `adr-008-use-h2.md`, or `ADR-0013-x.md` beside adr-tools' `0013-y.md`), or a log's section is
+ * keyed by it (`## ADR-013: …` in DECISIONS.md), the number names no one record: keyed by it, the
+ * two would claim one key and neither be imported, so each keeps its whole name, as before.
+ */
+function numberKeys(names: readonly string[], logKeys: readonly string[]): (name: string) => string {
+  const files = new Map<number, number>()
+  for (const name of new Set(names)) {
+    const n = numberOfFile(name)
+    if (n !== undefined) files.set(n, (files.get(n) ?? 0) + 1)
+  }
+  const logged = new Set(logKeys.flatMap((k) => (/^ADR-\d+$/.test(k) ? [Number(k.slice(4))] : [])))
+  return (name) => {
+    const byNumber = numberKeyOfFile(name)
+    const n = numberOfFile(name)
+    return byNumber !== undefined && n !== undefined && files.get(n) === 1 && !logged.has(n) ? byNumber : keyOfFile(name)
+  }
+}
+
 /** UTF-8 text, or the line of the first byte that is not UTF-8. */
 function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
   try {
@@ -226,9 +251,12 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const formats: FolderReading['formats'] = {}
   const logs: FolderReading['logs'] = []
   const fileKeys = new Map<string, string>()
-  // The keys of the files named by a number in another form than `NNNN-slug.md` (`ADR-002-use-b.md`,
-  // `adr-003-….md`, `0005_use_e.md`), which keep their names as keys, by number: `ADR-002` names one.
+  // The keys of the files named by a number, by number: `ADR-002` names the one file numbered 2.
   const otherNumbered = new Map<number, string[]>()
+  // The records' files read, each with the key an AXME Code decision writes (keyed by its id, not its name).
+  const readFiles: Array<{ name: string; idKey?: string | undefined }> = []
+  // The records read from a file each, keyed by its name: keyed once the folder's names are all known (fileKey).
+  const recordFile = new Map<ParsedRecord, string>()
   // The records of the folder that could not be read (an unknown status, not UTF-8, a file the
   // system would not give us: `unreadable`), by key, each with its file; and those files by name.
   // A link to one names a record of the folder all the same, whose decision this import does not
@@ -237,10 +265,9 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   // file that could not be read (a `reimported` event on each), while that file was still there.
   const unreadKeys = new Map<string, string>()
   const unreadFiles = new Map<string, string>()
+  const unreadNames: Array<{ name: string; path: string }> = []
   const unread = (name: string, path: string) => {
-    if (notARecord(name)) return
-    unreadFiles.set(name.normalize('NFC').toLowerCase(), keyOfFile(name))
-    unreadKeys.set(keyOfFile(name), `record ${path}`)
+    if (!notARecord(name)) unreadNames.push({ name, path })
   }
   for (const name of unreadable) if (/\.md$/i.test(name)) unread(name, name)
   // The order the folder's records write a day and a month in with slashes, where they settle it.
@@ -277,11 +304,25 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
     // In NFC, as the link is looked up: macOS may give a name decomposed that the link spells composed.
     // An AXME Code decision is keyed by its id, which its file name begins with.
-    if (format !== 'decisions-md') fileKeys.set(f.name.normalize('NFC').toLowerCase(), format === 'axme-code' ? (reading.records[0]?.key ?? keyOfFile(f.name)) : keyOfFile(f.name))
-    const n = format === 'decisions-md' ? undefined : numberOfFile(f.name)
-    if (n !== undefined) {
-      otherNumbered.set(n, [...(otherNumbered.get(n) ?? []), keyOfFile(f.name)])
+    if (format === 'axme-code') readFiles.push({ name: f.name, idKey: reading.records[0]?.key ?? keyOfFile(f.name) })
+    else if (format !== 'decisions-md') {
+      readFiles.push({ name: f.name })
+      for (const record of reading.records) recordFile.set(record, f.name)
     }
+  }
+  const fileKey = numberKeys(
+    [...readFiles.filter((f) => f.idKey === undefined).map((f) => f.name), ...unreadNames.map((u) => u.name)],
+    logs.flatMap((log) => log.keys),
+  )
+  for (const [record, name] of recordFile) record.key = fileKey(name)
+  for (const { name, idKey } of readFiles) {
+    fileKeys.set(name.normalize('NFC').toLowerCase(), idKey ?? fileKey(name))
+    const n = numberOfFile(name)
+    if (n !== undefined) otherNumbered.set(n, [...(otherNumbered.get(n) ?? []), idKey === undefined ? fileKey(name) : keyOfFile(name)])
+  }
+  for (const { name, path } of unreadNames) {
+    unreadFiles.set(name.normalize('NFC').toLowerCase(), fileKey(name))
+    unreadKeys.set(fileKey(name), `record ${path}`)
   }
   // One key in two places or more (two branches that each added their 0005-….md, a section copied
   // in a log): none is the record, and whichever were taken would overwrite what the others
@@ -323,8 +364,9 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
 
   /**
    * The key of the record numbered `n`, as people write it in words (`ADR 5`, `ADR-0005`, `adr 0005`):
-   * a file's `ADR-0005`, else a log's key written with other zeros (`ADR-005`), else the key of the one
-   * file named by the number otherwise (`ADR-005-use-x.md`, `0005_use_x.md`).
+   * a file's `ADR-0005` (`0005-use-x.md`'s, or `ADR-005-use-x.md`'s when no other file has the number:
+   * see numberKeys), else a log's key written with other zeros (`ADR-005`), else the key of the one
+   * file named by the number otherwise that keeps its name.
    */
   function numberedKey(n: number): string {
     const padded = `ADR-${String(n).padStart(4, '0')}`

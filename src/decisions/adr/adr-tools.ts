@@ -31,7 +31,24 @@ function fileNameDate(name: string): { value: string; line: number } | undefined
 export function keyOfFile(name: string): string {
   const stem = name.replace(/\.md$/i, '')
   const numberedName = dateOfFileName(stem) === null ? /^(\d{1,5})-/.exec(stem) : null
-  return numberedName === null ? keyOfName(stem) : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
+  return numberedName === null ? keyOfName(stem) : numberKey(numberedName[1] as string)
+}
+
+/** The key of a record by its number as its file writes it: `0013`, `013` and `13` are `ADR-0013`, `00013` is `ADR-00013`. */
+function numberKey(digits: string): string {
+  return `ADR-${digits.padStart(4, '0')}`
+}
+
+/**
+ * The key by its number of a file numbered in another form than `NNNN-slug.md` (`ADR-0013-use-x.md`,
+ * `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`), written as keyOfFile writes adr-tools'
+ * (`ADR-0013`, `ADR-0002`, `ADR-0013`, `ADR-0005`); undefined for any other name. Whether the file
+ * takes it is its folder's to say (see readRecordFolder): keyOfFile keeps the whole name.
+ */
+export function numberKeyOfFile(name: string): string | undefined {
+  if (/^ADR-\d+$/.test(keyOfFile(name)) || dateOfFileName(name) !== null) return undefined
+  const other = /^(?:adr[-_]?)?(\d{1,5})[-_]/i.exec(name)
+  return other === null ? undefined : numberKey(other[1] as string)
 }
 
 /**

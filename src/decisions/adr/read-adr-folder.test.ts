@@ -82,7 +82,7 @@ describe('reading ADR folders (R-CON-6)', () => {
       'adr-modelo.md': record('Título'),
       'PLANTILLA.md': record('Título'),
     })
-    expect(reading.records.map((r) => r.key)).toEqual(['adr-0013-remodeled-api', 'ADR-0014-modelo-de-datos', 'ADR-012-modeled-events'])
+    expect(reading.records.map((r) => r.origin.path)).toEqual(['adr-0013-remodeled-api.md', 'ADR-0014-modelo-de-datos.md', 'ADR-012-modeled-events.md'])
     expect(reading.skipped).toEqual(['adr-modelo.md', 'modele.md', 'PLANTILLA.md'])
   })
 
@@ -1749,17 +1749,53 @@ describe('status forms real repositories write', () => {
       'adr-008-use-h2.md': adr('ADR-008: Use H2', 'Accepted'),
     })
     expect(reading.problems.map((p) => [p.path, p.message])).toEqual([['ADR-007-use-g.md', 'superseded by "ADR-008" names no record in this folder; the link is left out']])
-    expect(summary(reading.records)).toMatchObject({
-      'ADR-001-use-a': ['superseded', '2024-01-01', null, 'ADR-002-use-b'],
-      'ADR-002-use-b': ['accepted', '2024-01-01', 'ADR-001-use-a', null],
-      'adr-003-use-c': ['superseded', '2024-01-01', null, 'adr-004-use-d'],
-      'adr-004-use-d': ['accepted', '2024-01-01', 'adr-003-use-c', null],
-      '0005_use_e': ['superseded', '2024-01-01', null, '0006_use_f'],
-      '0006_use_f': ['accepted', '2024-01-01', '0005_use_e', null],
+    // Each keyed by its number, as adr-tools' are, but the two numbered 8, which keep their names.
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-01-01', 'ADR-0001', null],
+      'ADR-0003': ['superseded', '2024-01-01', null, 'ADR-0004'],
+      'ADR-0004': ['accepted', '2024-01-01', 'ADR-0003', null],
+      'ADR-0005': ['superseded', '2024-01-01', null, 'ADR-0006'],
+      'ADR-0006': ['accepted', '2024-01-01', 'ADR-0005', null],
+      'ADR-0007': ['superseded', '2024-01-01', null, null],
+      'ADR-008-use-h': ['accepted', '2024-01-01', null, null],
+      'adr-008-use-h2': ['accepted', '2024-01-01', null, null],
     })
   })
 
-  it('"Superseded" and its successor joined otherwise than by "by" ("Superseded (ADR-0005)", "Superseded, see [ADR-0005](…)") keeps the link', () => {
+  it('a file numbered another way (ADR-0013-use-postgres.md, adr-2-….md, ADR-013_….md) is keyed by its number as adr-tools\' are, when no other file or section has it', () => {
+    const adr = (title: string, status: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Context\n\nC.\n`
+    const reading = readTexts({
+      'adr-2-use-mysql.md': adr('ADR-2: Use MySQL', 'Superseded by [ADR-013](ADR-013_use_postgres.md)'),
+      'ADR-013_use_postgres.md': adr('ADR-013: Use Postgres', 'Accepted'),
+      'ADR-0014-use-redis.md': adr('ADR-0014: Use Redis', 'Accepted\n\nSupersedes ADR-013_use_postgres'),
+      'ADR-00015-use-nats.md': adr('ADR-00015: Use NATS', 'Accepted'),
+      // Number 20 is also adr-tools' 0020-….md, and 21 a section's of the log: each keeps its whole name.
+      'ADR-0020-use-a.md': adr('ADR-0020: Use A', 'Accepted'),
+      '0020-use-b.md': adr('20. Use B', 'Accepted'),
+      'ADR-21-use-c.md': adr('ADR-21: Use C', 'Accepted'),
+      'DECISIONS.md': '# Decisions\n\n## ADR-021: Use D\n\n- Status: accepted\n- Decision: D.\n',
+      // Number 30 is also that of a file that cannot be read: the number names neither.
+      'ADR-0030-use-e.md': adr('ADR-0030: Use E', 'Accepted'),
+      'ADR-030-use-f.md': adr('ADR-030: Use F', 'Pondering'),
+    })
+    expect(summary(reading.records)).toEqual({
+      // The zeros as keyOfFile writes adr-tools' (`13-x.md` and `0013-x.md` are ADR-0013, `00015-x.md` ADR-00015).
+      'ADR-0002': ['superseded', '2024-01-01', null, 'ADR-0013'],
+      // A link to the file, or to its whole name, names the key it has now.
+      'ADR-0013': ['superseded', '2024-01-01', 'ADR-0002', 'ADR-0014'],
+      'ADR-0014': ['accepted', '2024-01-01', 'ADR-0013', null],
+      'ADR-00015': ['accepted', '2024-01-01', null, null],
+      'ADR-0020-use-a': ['accepted', '2024-01-01', null, null],
+      'ADR-0020': ['accepted', '2024-01-01', null, null],
+      'ADR-21-use-c': ['accepted', '2024-01-01', null, null],
+      'ADR-021': ['accepted', null, null, null],
+      'ADR-0030-use-e': ['accepted', '2024-01-01', null, null],
+    })
+    expect(reading.records.find((r) => r.key === 'ADR-0013')?.origin.path).toBe('ADR-013_use_postgres.md')
+  })
+
+  it('"Superseded" and its successor joined otherwise than by "by ("Superseded (ADR-0005)", "Superseded, see [ADR-0005](…)") keeps the link', () => {
     for (const line of ['Superseded (by [ADR-0005](0005-x.md))', 'Superseded, see [ADR-0005](0005-x.md)', 'Superseded: [ADR-0005](0005-x.md)', 'Superseded → [ADR-0005](0005-x.md)', 'Superseded in favour of [ADR-0005](0005-x.md)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: '0005-x.md' })
     }
@@ -2456,9 +2492,9 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0009': 'Use Valkey',
       'ADR-0011': '1.5x memory budget',
       'ADR-0012': 'Use Kafka',
-      'ADR-013-m': 'Use NATS',
-      '0014_n': 'Use Redis',
-      'adr-15-o': 'Use Zig',
+      'ADR-0013': 'Use NATS',
+      'ADR-0014': 'Use Redis',
+      'ADR-0015': 'Use Zig',
       'ADR-0016': 'Use Deno',
       'ADR-0017': 'Use Bun',
       'ADR-0018': '2 - 3 replicas per zone',
