@@ -489,14 +489,99 @@ function unreadRecords(
   const present = new Set(files)
   const sections = new Map((logs ?? []).map((log) => [log.path, new Set(log.keys)]))
   const incoming = new Set(records.map((r) => r.key))
+  // A record's file read now under another key (see rekeyedRecords) was read: the decision stored
+  // from it is re-keyed, not unread.
+  const read = new Set(records.map((r) => r.origin.path))
   for (const [folder, names] of folders) {
     for (const record of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
       const path = record.imported?.path ?? ''
       const held = sections.get(path)
+      if (held === undefined && read.has(path) && record.imported?.format !== 'decisions-md') continue
       if (!incoming.has(record.key) && present.has(path) && (held === undefined || held.has(record.key))) unread.set(record.key, path)
     }
   }
   return unread
+}
+
+/**
+ * The decisions of the folders imported stored from a record's file (not a log's, whose sections
+ * each have their own key) that the file now gives another key, by that key: a version before this
+ * keyed `ADR-0013-use-postgres.md` by its whole name, now by its number, `ADR-0013` (an AXME Code
+ * decision whose `id` was changed in its file alike). Only where the file's new key holds no
+ * decision yet, and one decision alone was stored from the file: the import carries that one over
+ * (carryOver) rather than leave it in force beside the new one, unsaid.
+ */
+async function rekeyedRecords(
+  folders: ReadonlyMap<string, readonly string[]>,
+  records: readonly ImportedDecision[],
+  { files, logs }: ImportOptions,
+  stored: Map<string, DecisionRecord[]>,
+  get: (key: string) => Promise<DecisionRecord | undefined>,
+): Promise<Map<string, DecisionRecord>> {
+  const rekeyed = new Map<string, DecisionRecord>()
+  if (files === undefined) return rekeyed
+  const logPaths = new Set((logs ?? []).map((log) => log.path))
+  const incoming = new Set(records.map((r) => r.key))
+  for (const [folder, names] of folders) {
+    const read = new Map<string, ImportedDecision[]>()
+    for (const r of records) if (r.origin.folder === folder) read.set(r.origin.path, [...(read.get(r.origin.path) ?? []), r])
+    const before = new Map<string, DecisionRecord[]>()
+    for (const d of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
+      const path = d.imported?.path ?? ''
+      if (!logPaths.has(path)) before.set(path, [...(before.get(path) ?? []), d])
+    }
+    for (const [path, held] of before) {
+      const now = read.get(path) ?? []
+      const [record] = now
+      const [former] = held
+      if (now.length !== 1 || held.length !== 1 || record === undefined || former === undefined) continue
+      if (record.origin.format === 'decisions-md' || former.imported?.format === 'decisions-md') continue
+      if (record.key === former.key || incoming.has(former.key) || (await get(record.key)) !== undefined) continue
+      rekeyed.set(record.key, former)
+    }
+  }
+  return rekeyed
+}
+
+/**
+ * Carries a decision stored under the key its file had (`former`) over to the key the file has now
+ * (`key`, the record just created from it), so that one copy of it is in force, not two: one
+ * accepted (or deprecated) is superseded by the new key, which supersedes it back where its file
+ * names no predecessor of its own, so that `why` of either gives the chain; a proposal is revoked,
+ * replaced; one superseded or revoked already is final, and stays. One whose status was moved here
+ * (accepted over the API while its file said proposed) stays as it is, the import taking no step
+ * back: the warning says what to run. Each is said, per former key.
+ */
+function carryOver(
+  former: DecisionRecord,
+  created: DecisionRecord,
+  at: string,
+): { moved?: { record: DecisionRecord; event: DecisionEvent }; linked: boolean; warning: string } {
+  const key = created.key
+  const path = former.imported?.path ?? ''
+  const now = `its file ${path} is imported as ${key} now`
+  const reason = `re-keyed by the import: ${path}, imported as ${former.key} before, is imported as ${key} now`
+  const said = former.imported?.status
+  if (said !== undefined && former.status !== said && canMove(former.status, 'superseded')) {
+    return {
+      linked: false,
+      warning:
+        `${now}, but ${former.key} was ${former.status} here while its file said ${said}, which the import does not take back: ` +
+        `${former.key} stays ${former.status} beside ${key} (POST /v1/decisions/${former.key}/supersede {"by": "${key}"} to carry it over, or revoke the one that no longer holds)`,
+    }
+  }
+  if (canMove(former.status, 'superseded')) {
+    const linked = created.supersedes === null
+    return {
+      moved: transition(former, 'superseded', at, { by: key, reason }),
+      linked,
+      warning: `${now}; ${former.key} is superseded by ${key}` + (linked ? `, which supersedes it (why ${key} gives both)` : ` (why ${former.key} gives the chain to ${key})`),
+    }
+  }
+  if (canMove(former.status, 'revoked')) {
+    return { moved: transition(former, 'revoked', at, { reason }), linked: false, warning: `${now}; the proposal ${former.key} is revoked, replaced by ${key}` }
+  }
+  return { linked: false, warning: `${now}; ${former.key} stays ${former.status}, which is final, beside it` }
 }
 
 /** One imported record merged with what is stored under its key. */
@@ -1095,6 +1180,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         }
         const merges: Merge[] = []
         const unread = unreadRecords(folders, records, options, byFolder)
+        const rekeyed = await rekeyedRecords(folders, records, options, byFolder, async (key) => tx.get(key))
         for (const input of records) {
           const links = { ...input }
           const stored = await tx.get(input.key)
@@ -1129,7 +1215,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
               links[field] = null
             }
           }
-          const record = importedRecord(links, at, stored)
+          // A record with no date of its own keeps the day of the decision it is carried over from (see carryOver).
+          const record = importedRecord(links, at, stored ?? rekeyed.get(input.key))
           // The history matters only to a record the repository changed: a re-import of an
           // unchanged folder reads no events.
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
@@ -1152,6 +1239,20 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           tx.put(record)
           tx.append(event)
           report.warnings.push({ key: record.key, message: warning })
+        }
+        for (const [key, former] of rekeyed) {
+          const created = merges.find((m) => m.key === key)?.merged
+          if (created?.outcome !== 'created' || created.record === undefined || created.event === undefined) continue
+          // As stored now: a successor it lost above (releaseFormerSuccessors) is lost.
+          const carried = carryOver((await tx.get(former.key)) ?? former, created.record, at)
+          if (carried.moved !== undefined) {
+            tx.put(carried.moved.record)
+            tx.append(carried.moved.event)
+          }
+          if (carried.linked) created.record.supersedes = former.key
+          created.event.reason = `re-keyed by the import: ${former.imported?.path ?? ''} was imported as ${former.key} before`
+          if (carried.linked) created.event.supersedes = former.key
+          report.warnings.push({ key: former.key, message: carried.warning })
         }
         report.missing = missingFiles(folders, records, options, byFolder)
         const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))

@@ -1850,6 +1850,122 @@ describe('a record of a folder imported before, keyed by its file\'s name, whose
   })
 })
 
+describe('a store imported before its ADR-NNNN-slug.md files were keyed by their number (R-CON-5, R-CON-6)', () => {
+  const folder = 'github.com/acme/shop/docs/adr'
+  const files = ['ADR-0001-record-decisions.md', 'ADR-0002-use-mysql.md', 'ADR-0003-use-postgres.md']
+  const record = (key: string, path: string, extra: Record<string, unknown> = {}) => ({
+    key, title: `Title of ${path}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: null,
+    origin: { path, line: 1, format: 'adr-tools', folder }, ...extra,
+  })
+  /** The folder as a version before this read it, each record keyed by its whole name, and as this one reads it. */
+  const before = [
+    record('ADR-0001-record-decisions', files[0] as string),
+    record('ADR-0002-use-mysql', files[1] as string, { status: 'superseded', superseded_by: 'ADR-0003-use-postgres' }),
+    record('ADR-0003-use-postgres', files[2] as string, { supersedes: 'ADR-0002-use-mysql', enforce: 'required' }),
+  ]
+  const now = [
+    record('ADR-0001', files[0] as string),
+    record('ADR-0002', files[1] as string, { status: 'superseded', superseded_by: 'ADR-0003' }),
+    record('ADR-0003', files[2] as string, { supersedes: 'ADR-0002', enforce: 'required' }),
+  ]
+
+  it('carries each decision over to its new key, one copy in force, says so per old key, and a re-import changes nothing', async () => {
+    const { call, clock } = await createTestApp()
+    expect((await call('POST', '/v1/decisions/import', { records: before, folder, files })).body.created).toHaveLength(3)
+    const firstDay = clock.now().toISOString().slice(0, 10)
+    clock.advance(3 * DAY)
+    const upgraded = (await call('POST', '/v1/decisions/import', { records: now, folder, files })).body
+    expect(upgraded).toMatchObject({ created: ['ADR-0001', 'ADR-0002', 'ADR-0003'], updated: [], unchanged: [], conflicts: [], missing: [] })
+    expect(upgraded.warnings).toEqual([
+      {
+        key: 'ADR-0001-record-decisions',
+        message: 'its file ADR-0001-record-decisions.md is imported as ADR-0001 now; ADR-0001-record-decisions is superseded by ADR-0001, which supersedes it (why ADR-0001 gives both)',
+      },
+      { key: 'ADR-0002-use-mysql', message: 'its file ADR-0002-use-mysql.md is imported as ADR-0002 now; ADR-0002-use-mysql stays superseded, which is final, beside it' },
+      {
+        key: 'ADR-0003-use-postgres',
+        message: 'its file ADR-0003-use-postgres.md is imported as ADR-0003 now; ADR-0003-use-postgres is superseded by ADR-0003 (why ADR-0003-use-postgres gives the chain to ADR-0003)',
+      },
+    ])
+    // One copy of each in force, the required one among them.
+    const accepted = (await call('GET', '/v1/decisions?status=accepted')).body.decisions
+    expect(accepted.map((d: { key: string; enforce: string }) => [d.key, d.enforce])).toEqual([['ADR-0001', 'advisory'], ['ADR-0003', 'required']])
+    // The old one keeps its history, and its last step says why it was replaced.
+    const old = (await call('GET', '/v1/decisions/ADR-0003-use-postgres')).body
+    expect(old).toMatchObject({ status: 'superseded', superseded_by: 'ADR-0003', supersedes: 'ADR-0002-use-mysql' })
+    expect(old.events.at(-1)).toMatchObject({
+      type: 'superseded', from: 'accepted', to: 'superseded', by: 'ADR-0003',
+      reason: 're-keyed by the import: ADR-0003-use-postgres.md, imported as ADR-0003-use-postgres before, is imported as ADR-0003 now',
+    })
+    const chain = (key: string) => call('GET', `/v1/decisions/${key}/why`).then((r) => [r.body.chain.map((l: { key: string }) => l.key), r.body.in_force])
+    expect(await chain('ADR-0003-use-postgres')).toEqual([['ADR-0002-use-mysql', 'ADR-0003-use-postgres', 'ADR-0003'], 'ADR-0003'])
+    expect(await chain('ADR-0003')).toEqual([['ADR-0002', 'ADR-0003'], 'ADR-0003'])
+    // Where the file names no predecessor of its own, the new key supersedes the old one: why reads alike from both ends.
+    expect(await chain('ADR-0001')).toEqual([['ADR-0001-record-decisions', 'ADR-0001'], 'ADR-0001'])
+    expect(await chain('ADR-0001-record-decisions')).toEqual([['ADR-0001-record-decisions', 'ADR-0001'], 'ADR-0001'])
+    const carried = (await call('GET', '/v1/decisions/ADR-0001')).body
+    // A record that says no date keeps the day of the decision it carries over.
+    expect(carried).toMatchObject({ status: 'accepted', date: firstDay, supersedes: 'ADR-0001-record-decisions' })
+    expect(carried.events).toMatchObject([{ type: 'imported', reason: 're-keyed by the import: ADR-0001-record-decisions.md was imported as ADR-0001-record-decisions before' }])
+
+    clock.advance(DAY)
+    const again = (await call('POST', '/v1/decisions/import', { records: now, folder, files })).body
+    expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003'], conflicts: [], warnings: [], missing: [], changes: [] })
+  })
+
+  it('revokes a proposal so carried over, and leaves one whose status was moved here as it is, saying what to run', async () => {
+    const { call, clock } = await createTestApp()
+    const proposals = [
+      record('ADR-0004-use-grpc', 'ADR-0004-use-grpc.md', { status: 'proposed' }),
+      record('ADR-0005-use-kafka', 'ADR-0005-use-kafka.md', { status: 'proposed' }),
+    ]
+    const paths = ['ADR-0004-use-grpc.md', 'ADR-0005-use-kafka.md']
+    await call('POST', '/v1/decisions/import', { records: proposals, folder, files: paths })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0005-use-kafka/accept', { reason: 'agreed in review' })).status).toBe(200)
+    clock.advance(DAY)
+    const renamed = [record('ADR-0004', 'ADR-0004-use-grpc.md', { status: 'proposed' }), record('ADR-0005', 'ADR-0005-use-kafka.md', { status: 'proposed' })]
+    const upgraded = (await call('POST', '/v1/decisions/import', { records: renamed, folder, files: paths })).body
+    expect(upgraded.warnings).toEqual([
+      { key: 'ADR-0004-use-grpc', message: 'its file ADR-0004-use-grpc.md is imported as ADR-0004 now; the proposal ADR-0004-use-grpc is revoked, replaced by ADR-0004' },
+      {
+        key: 'ADR-0005-use-kafka',
+        message:
+          'its file ADR-0005-use-kafka.md is imported as ADR-0005 now, but ADR-0005-use-kafka was accepted here while its file said proposed, which the import does not take back: ' +
+          'ADR-0005-use-kafka stays accepted beside ADR-0005 (POST /v1/decisions/ADR-0005-use-kafka/supersede {"by": "ADR-0005"} to carry it over, or revoke the one that no longer holds)',
+      },
+    ])
+    expect((await call('GET', '/v1/decisions/ADR-0004-use-grpc')).body).toMatchObject({ status: 'revoked' })
+    expect((await call('GET', '/v1/decisions/ADR-0005-use-kafka')).body).toMatchObject({ status: 'accepted' })
+    // What the warning says to run carries it over.
+    expect((await call('POST', '/v1/decisions/ADR-0005-use-kafka/supersede', { by: 'ADR-0005' })).status).toBe(200)
+    expect((await call('GET', '/v1/decisions/ADR-0005')).body).toMatchObject({ status: 'accepted', supersedes: 'ADR-0005-use-kafka' })
+    const again = (await call('POST', '/v1/decisions/import', { records: renamed, folder, files: paths })).body
+    expect([again.created, again.warnings, again.missing]).toEqual([[], [], []])
+  })
+
+  it('leaves a DECISIONS.md section keyed otherwise to be reported gone, as before, and a key that holds a decision already alone', async () => {
+    const { call } = await createTestApp()
+    const section = (key: string) => ({ ...record(key, 'DECISIONS.md'), origin: { path: 'DECISIONS.md', line: 3, format: 'decisions-md', folder } })
+    await call('POST', '/v1/decisions/import', { records: [section('UTF-8')], folder, files: ['DECISIONS.md'] })
+    // Sent without the log's keys too: a section is no file of its own.
+    const unsaid = (await call('POST', '/v1/decisions/import', { records: [section('DEC-use-utf-8')], folder, files: ['DECISIONS.md'] })).body
+    expect([unsaid.created, unsaid.warnings]).toEqual([['DEC-use-utf-8'], []])
+    const logs = [{ path: 'DECISIONS.md', keys: ['DEC-use-utf-8'] }]
+    const again = (await call('POST', '/v1/decisions/import', { records: [section('DEC-use-utf-8')], folder, files: ['DECISIONS.md'], logs })).body
+    expect(again.warnings).toEqual([])
+    expect(again.missing.map((m: { key: string }) => m.key)).toEqual(['UTF-8'])
+    expect((await call('GET', '/v1/decisions/UTF-8')).body.status).toBe('accepted')
+
+    // A key a decision made over the API holds: the record is a conflict, and the old key stays as it is.
+    await call('POST', '/v1/decisions', decision({ key: 'ADR-0009', status: 'accepted' }))
+    await call('POST', '/v1/decisions/import', { records: [record('ADR-0009-use-x', 'ADR-0009-use-x.md')], folder, files: ['ADR-0009-use-x.md'] })
+    const taken = (await call('POST', '/v1/decisions/import', { records: [record('ADR-0009', 'ADR-0009-use-x.md')], folder, files: ['ADR-0009-use-x.md'] })).body
+    expect([taken.conflicts.map((c: { key: string }) => c.key), taken.warnings]).toEqual([['ADR-0009'], []])
+    expect((await call('GET', '/v1/decisions/ADR-0009-use-x')).body.status).toBe('accepted')
+  })
+})
+
 describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
   const record = (key: string, extra: Record<string, unknown> = {}) => ({
     key, title: `Title of ${key}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: '2024-01-10',
