@@ -215,6 +215,31 @@ describe('import-adr into a store opened here', () => {
     expect(json.import.changes).toEqual([{ key: 'ADR-0001', fields: [{ field: 'status', from: 'accepted', to: 'deprecated' }, { field: 'evidence' }] }])
   })
 
+  it('keys ADR-0002-use-b.md by its number once no other file has it, carrying the decision stored under its whole name over, and again changes nothing', async () => {
+    const numbered = (n: string, title: string, status: string) => `# ADR-${n}: ${title}\n\nDate: 2024-01-0${Number(n)}\nEnforce: required\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const dir = folderOf({
+      'ADR-0001-use-a.md': numbered('0001', 'Use A', 'Superseded by [ADR-0002](ADR-0002-use-b.md)'),
+      'ADR-0002-use-b.md': numbered('0002', 'Use B', 'Accepted\n\nSupersedes [ADR-0001](ADR-0001-use-a.md)'),
+      // A second file numbered 2, as a version before this keyed every such file: each by its whole name.
+      'ADR-002-draft.md': numbered('002', 'Use B2', 'Proposed'),
+    })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--data', store, '--json'])).stdout).toContain('"records":["ADR-0001","ADR-0002-use-b","ADR-002-draft"]')
+    rmSync(join(dir, 'ADR-002-draft.md'))
+    const { code, stdout, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 1 new, 1 updated, 0 unchanged, 1 whose file is gone\nADR-0001: superseded_by ADR-0002-use-b → ADR-0002\n`)
+    expect(stderr.split('\n')).toEqual([
+      'ADR-0002-use-b: ADR-0002-use-b no longer supersedes ADR-0001: the record of ADR-0001 names ADR-0002 as its successor now',
+      'ADR-0002-use-b: its file ADR-0002-use-b.md is imported as ADR-0002 now; ADR-0002-use-b is superseded by ADR-0002 (why ADR-0002-use-b gives the chain to ADR-0002)',
+      'ADR-002-draft: ADR-002-draft.md, which ADR-002-draft was imported from, is no longer in the folder; ADR-002-draft stays proposed (revoke it if it no longer holds)',
+      `stored in ${store}`,
+      '',
+    ])
+    const again = await run([dir, '--data', store])
+    expect(again.stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 0 new, 0 updated, 2 unchanged, 1 whose file is gone\n`)
+  })
+
   it('imports a record without a date line, and importing it again changes nothing', async () => {
     const dir = folderOf({ '0001-use-a.md': '# 1. Use A\n\n## Status\n\nAccepted\n' })
     const store = join(folderOf({}), 'store')
