@@ -571,7 +571,12 @@ export const ImportReportSchema = z
     updated: z.array(z.string()),
     unchanged: z.array(z.string()),
     conflicts: z.array(z.object({ key: z.string(), message: z.string() })),
-    warnings: z.array(z.object({ key: z.string(), message: z.string() })),
+    warnings: z.array(z.object({ key: z.string(), message: z.string() })).openapi({
+      description:
+        'What the import left out or kept otherwise than the records say (a link dropped, a final status kept), and, under its old key, ' +
+        'each decision stored from a file of `files` that now gives it another key: superseded by the new key (a proposal revoked), ' +
+        'or left as it is where it is final or its status was moved here.',
+    }),
     missing: z.array(z.object({ key: z.string(), path: z.string(), message: z.string() })).openapi({
       description:
         'Decisions imported from this folder whose file is no longer in `files`, or whose section is no longer in its log (`logs`): ' +
