@@ -977,6 +977,29 @@ describe('project backoff (R-MEM-6)', () => {
       expect(inProject(once('Tier L', 'Tier L', 'Tier S')).ask_reason).toBe('your latest choice at this point in this project was not Tier L: the recommendation rests on your other projects')
     })
 
+    it('reads the project\'s own choices in the context value the evidence was narrowed to (R-REC-7)', () => {
+      // The other project: Tier L in phase run, Tier S in phase plan, 30 of each.
+      const byPhase = ['run', 'plan'].flatMap((phase) =>
+        Array.from({ length: 30 }, (_, i) => observation({ chosen: [phase === 'run' ? 'Tier L' : 'Tier S'], project: 'other/repo', context: { phase }, timestamp: at(10 + i) })),
+      )
+      const mine = (...choices: Array<[string, string]>) =>
+        choices.map(([c, phase], i) => observation({ chosen: [c], project: 'acme/api', context: { phase }, timestamp: at(choices.length - i) }))
+      const asked = (own: Observation[], phase: string) =>
+        recommend(input({ observations: [...byPhase, ...own], project: 'acme/api', context: { phase } }))
+      // Tier L in run, then Tier S in plan, as the other project goes: each agrees in its own phase.
+      const agreeing = mine(['Tier L', 'run'], ['Tier S', 'plan'])
+      for (const [phase, recommended] of [['run', 'Tier L'], ['plan', 'Tier S']] as const) {
+        const r = asked(agreeing, phase)
+        expect(r).toMatchObject({ scope: 'all-projects', context_key: 'phase', state: 'sufficient', recommended })
+        expect([phase, r.ask, r.ask_reason]).toEqual([phase, false, `sufficient evidence and p ${r.p} >= auto_resolve_p 0.9: auto-resolve`])
+      }
+      // A choice in plan is none in run, where the project has not chosen yet.
+      const rests = ': the recommendation rests on your other projects'
+      expect(asked(mine(['Tier S', 'plan']), 'run').ask_reason).toBe(`no choice of yours yet at this point in this project where phase is run${rests}`)
+      // One in run against the other project's is still asked about, said of run.
+      expect(asked(mine(['Tier S', 'run'], ['Tier S', 'plan']), 'run').ask_reason).toBe(`your choice at this point in this project where phase is run was not Tier L${rests}`)
+    })
+
     it('reads a multi-select point\'s own choices as sets: a part of the recommended set is not it', () => {
       const checks = [{ option: 'Lint' }, { option: 'Test' }, { option: 'Docs' }]
       const sets = (project: string, chosen: string[], count: number, from: number) =>

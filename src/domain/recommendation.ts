@@ -466,7 +466,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   // choices there agree (R-ASK-2 names when `ask` may be false, not when it must be). Auto-resolved,
   // 60 days of Opus in one project answered a new one's first 9 questions Opus, where the user
   // picks Haiku, and only the check-in asked them.
-  const unconfirmed = selection.scope === 'all-projects' && recommended.length > 0 ? projectUnconfirmed(selection.recentScope.cell, recommended, labels, multiSelect) : undefined
+  const unconfirmed = selection.scope === 'all-projects' && recommended.length > 0 ? projectUnconfirmed(projectOwn(input.memory, selection), recommended, labels, multiSelect) : undefined
   // The user's own latest choice at the point in this session went another way (R-MEM-5: the
   // session layer is there to reference the option the user just chose): the evidence still
   // decides what is recommended, but answering for them against what they said minutes ago is
@@ -590,16 +590,37 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
 }
 
 /**
+ * The project's own choices at the point that speak for a request whose evidence backed off across
+ * projects: all of them, or, where the evidence was narrowed to a context value (R-REC-7), those
+ * made in it, said after `in this project`. A choice of Tier S in plan, where Tier S goes, is no
+ * answer against Tier L in run: read whole, a project that chose as the user's other projects do
+ * in each phase was asked in run for its latest choice, made in plan, as checkInAnsweredOtherwise
+ * and sessionChoseOtherwise read the context too.
+ */
+function projectOwn(memory: PointView, selection: EvidenceSelection): { cell: Cell | undefined; where: string } {
+  const { contextKey: key, contextValue: value } = selection
+  if (key === null || value === null) return { cell: selection.recentScope.cell, where: '' }
+  const [cell] = memory.cells([cellKey.context(selection.recentScope.project, key, value)]) as [Cell | undefined]
+  return { cell, where: ` where ${shownText(key)} is ${shownText(value)}` }
+}
+
+/**
  * Why a project whose point backs off across projects is asked (see recommend): it has no choice
  * of its own there yet, or its own choices there (fewer than N) do not agree with the recommended
  * answer: the latest of them was another, or the recommended answer was not most of them. Undefined
  * when they agree. Not "every one of them": one stray choice among a project's first few kept it
  * asked until it had N of its own, then `partial` there until it had more than M, about 20 more
- * questions where the user chose as in their other projects.
+ * questions where the user chose as in their other projects. `where` says the context value
+ * they were read in (projectOwn).
  */
-function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[], options: readonly string[], multiSelect: boolean): string | undefined {
+function projectUnconfirmed(
+  { cell: own, where }: { cell: Cell | undefined; where: string },
+  recommended: readonly string[],
+  options: readonly string[],
+  multiSelect: boolean,
+): string | undefined {
   const n = own?.n ?? 0
-  if (own === undefined || n === 0) return 'no choice of yours at this point in this project yet'
+  if (own === undefined || n === 0) return where === '' ? 'no choice of yours at this point in this project yet' : `no choice of yours yet at this point in this project${where}`
   const agrees = (category: Category) => agreesWith(category, recommended, options)
   let agreeing = 0
   for (const [category, tally] of own.tallies) if (agrees(category)) agreeing += tally.n
@@ -608,8 +629,10 @@ function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[
   const latestAgrees = chosenLastOf(own.tallies).every(agrees)
   if (latestAgrees && agreeing * 2 > n) return undefined
   const answer = multiSelect ? recommended.join(' and ') : (recommended[0] as string)
-  if (n === 1) return `your choice at this point in this project was not ${answer}`
-  return latestAgrees ? `only ${agreeing} of your ${n} choices at this point in this project ${agreeing === 1 ? 'was' : 'were'} ${answer}` : `your latest choice at this point in this project was not ${answer}`
+  if (n === 1) return `your choice at this point in this project${where} was not ${answer}`
+  return latestAgrees
+    ? `only ${agreeing} of your ${n} choices at this point in this project${where} ${agreeing === 1 ? 'was' : 'were'} ${answer}`
+    : `your latest choice at this point in this project${where} was not ${answer}`
 }
 
 /**
