@@ -448,7 +448,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   // `p: 0.95` against auto_resolve_p 0.95 must not be told to ask because p was 0.94996.
   const shownP = round(p)
   const information = shownP * (1 - shownP)
-  const autoResolvedInARow = autoResolvedSinceLastAnswer(input.memory, selection)
+  const autoResolvedInARow = autoResolvedSinceLastAnswer(input.memory, selection, recommended, labels)
   const checkIn = autoResolvedInARow >= policy.ask.check_in_after
   // A check-in answered otherwise: asked after answers given for them, the user chose another
   // option. Auto-resolving again at once would answer the next question as the user just said not
@@ -579,13 +579,22 @@ function contradictionText(contradicted: ReadonlyArray<{ key: string; expected: 
  * (from the moments the auto cell keeps exactly, enough for any check_in_after up to 16).
  * Auto-resolved answers teach nothing, so a preference that changed after the last real answer
  * would never be seen: after `ask.check_in_after` of them the user is asked again.
+ * Where the evidence was narrowed to a context value (R-REC-7), since the user's last answer in it,
+ * and only the answers given of the option recommended there (the auto cell keeps no context: those
+ * of another option were given in another value, where another goes). An answer in plan shows
+ * nothing of a preference that changed in run: read over the whole scope, a user asked in plan now
+ * and then kept run's answers from ever checking in.
  */
-function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelection): number {
+function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelection, recommended: readonly string[], options: readonly string[]): number {
   const [auto] = memory.cells([cellKey.auto(selection.project)]) as [Cell]
+  const narrowed = selection.contextKey !== null
   let lastAnswer = -Infinity
-  for (const tally of selection.scoped.tallies.values()) lastAnswer = Math.max(lastAnswer, tally.last)
+  for (const tally of (narrowed ? selection.basis : selection.scoped).tallies.values()) lastAnswer = Math.max(lastAnswer, tally.last)
   let count = 0
-  for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
+  for (const [category, tally] of auto.tallies) {
+    if (narrowed && !agreesWith(category, recommended, options)) continue
+    for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
+  }
   return count
 }
 

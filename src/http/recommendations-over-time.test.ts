@@ -152,8 +152,10 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
       ...chosen(plan, 'Tier S', 1, HOUR),
     ]
     expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    // Not asked again in run for the Tier S chosen in plan; still checked in there, for the 9
+    // answers given in run since the user last answered in run (the answer in plan shows nothing of run).
     const inRun = (await call('POST', '/v1/recommendations', run)).body
-    expect(inRun).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: false })
+    expect(inRun).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: true, ask_reason: '9 answers in a row were auto-resolved: checking in with the user' })
     const inPlan = (await call('POST', '/v1/recommendations', plan)).body
     expect(inPlan).toMatchObject({ state: 'sufficient', recommended: 'Tier S', ask: false })
     // Answered otherwise in run: asked again there.
@@ -163,6 +165,37 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
       ask: true,
       ask_reason: 'asked after answers given for them, the user last chose Tier L, not Tier M: asking again',
     })
+  })
+})
+
+describe('POST /v1/recommendations: checking in within the context value the evidence was narrowed to (R-REC-7)', () => {
+  const run = { ...TIER, context: { phase: 'run' } }
+  const plan = { ...TIER, context: { phase: 'plan' } }
+
+  it('counts the answers given in run since the user last answered in run: answers in plan do not keep run from checking in', async () => {
+    const { call } = await createTestApp()
+    // 30 answers of Tier L in run, 30 of Tier S in plan; then, four times over, three questions in
+    // run answered for the user (Tier L) and one asked in plan, answered Tier S as plan goes.
+    const observations: object[] = [
+      ...Array.from({ length: 30 }, (_, i) => ({ ...run, user_choice: 'Tier L', decision_id: `r-${i}`, timestamp: before(48 * HOUR + i * 60_000) })),
+      ...Array.from({ length: 30 }, (_, i) => ({ ...plan, user_choice: 'Tier S', decision_id: `p-${i}`, timestamp: before(40 * HOUR + i * 60_000) })),
+    ]
+    for (let round = 0; round < 4; round++) {
+      const at = 30 - round * 4
+      for (let i = 0; i < 3; i++) observations.push({ ...run, user_choice: 'Tier L', decision_id: `a-${round}-${i}`, timestamp: before((at - i) * HOUR), source: 'auto-resolved' })
+      observations.push({ ...plan, user_choice: 'Tier S', decision_id: `u-${round}`, timestamp: before((at - 3) * HOUR) })
+    }
+    expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    // 12 answers given in run since the user last answered there: a preference that changed in run
+    // is seen only by asking in run.
+    const inRun = (await call('POST', '/v1/recommendations', run)).body
+    expect(inRun).toMatchObject({ state: 'sufficient', context_key: 'phase', recommended: 'Tier L', ask: true })
+    expect(inRun.ask_reason).toBe('12 answers in a row were auto-resolved: checking in with the user')
+    // Plan was answered by the user last: nothing to check in there.
+    expect((await call('POST', '/v1/recommendations', plan)).body).toMatchObject({ state: 'sufficient', recommended: 'Tier S', ask: false })
+    // Answered in run, run starts counting again.
+    expect((await call('POST', '/v1/observations', { ...run, user_choice: 'Tier L', decision_id: 'u-run', timestamp: before(HOUR) })).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ recommended: 'Tier L', ask: false })
   })
 })
 
