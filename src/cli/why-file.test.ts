@@ -298,3 +298,42 @@ describe('why FILE: the decisions of a file by key, as the store and GET /v1/dec
     expect(importedFrom('docs/adr/0001-x.md', imported).map((d) => d.key)).toEqual(byStore)
   })
 })
+
+describe('why FILE: a decision scoped there that is no longer in force', () => {
+  const repo = tempDir('dm-why-file-gone-')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'src', 'auth'), { recursive: true })
+  mkdirSync(join(repo, 'prompts'), { recursive: true })
+  writeFileSync(join(repo, 'src', 'auth', 'shim.ts'), 'export {}\n')
+  writeFileSync(join(repo, 'src', 'auth', 'login.ts'), 'export {}\n')
+  writeFileSync(join(repo, 'prompts', 'router.md'), 'The memory expert can only read.\n')
+  const doorway = { folder: repo, here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+  const was = (key: string, path: string, status: string, superseded_by: string | null = null) =>
+    ({ key, status, superseded_by, scope: { path }, imported: null }) as unknown as DecisionRecord
+
+  // Seed 001's reviewer, about to "fix" a file: a decision deprecated there, or superseded by one
+  // that holds elsewhere, is still the why of the file, and was said to be no decision at all.
+  it('names it with its status, rather than saying no decision is scoped to the path', () => {
+    const decisions = [was('OLD-1', 'src/auth', 'deprecated'), was('R1', 'prompts/router.md', 'superseded', 'R3'), was('D-9', 'web', 'revoked')]
+    expect(decisionsOfFile('src/auth/shim.ts', decisions, repo).found).toEqual([])
+    const said = noDecisionOfFile('src/auth/shim.ts', 'src/auth/shim.ts', doorway, undefined, decisions)
+    expect(said).not.toContain('or is scoped to its path')
+    expect(said).toContain('no decision was imported from src/auth/shim.ts or is in force scoped to its path')
+    expect(said).toContain('; not in force there: OLD-1 (deprecated, scoped to src/auth): why OLD-1 tells its history')
+    expect(said).not.toContain('D-9')
+    const router = noDecisionOfFile('prompts/router.md', 'prompts/router.md', doorway, undefined, decisions)
+    expect(router).toContain('; not in force there: R1 (superseded by R3, scoped to prompts/router.md): why R1 tells its history')
+    // Several, by key; the MCP tool says how it is asked there.
+    const two = [...decisions, was('OLD-0', 'src', 'proposed')]
+    const mcp = { ...doorway, whyOf: (key: string) => `\`why\` with \`key\` ${JSON.stringify(key)}` }
+    expect(noDecisionOfFile('src/auth/login.ts', 'src/auth/login.ts', mcp, undefined, two)).toContain(
+      '; not in force there: OLD-0 (proposed, scoped to src), OLD-1 (deprecated, scoped to src/auth): `why` with `key` "OLD-0" tells its history',
+    )
+  })
+
+  it('says as before where none was ever scoped there', () => {
+    expect(noDecisionOfFile('src/auth/shim.ts', 'src/auth/shim.ts', doorway, undefined, [was('D-9', 'web', 'revoked')])).toBe(
+      noDecisionOfFile('src/auth/shim.ts', 'src/auth/shim.ts', doorway),
+    )
+  })
+})

@@ -217,6 +217,29 @@ export interface FileDoorway {
   here: string
   /** How this doorway explains a point at `path`: `why --point POINT --path src/x.ts`. */
   pointAt: (path: string) => string
+  /** How this doorway asks for a decision's chain: `why OLD-1` (the default). */
+  whyOf?: (key: string) => string
+}
+
+/**
+ * The decisions scoped to `path` or a folder above it that are not in force (proposed, superseded,
+ * deprecated or revoked), by key: not the why of the file now, but what a reviewer about to change
+ * it should hear of, rather than that no decision was ever scoped there.
+ */
+export function scopedNotInForce(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  return decisions
+    .filter((d) => d.status !== 'accepted' && d.scope.path !== null && isWithin(path, d.scope.path))
+    .sort((a, b) => compareKeys(a.key, b.key))
+}
+
+/** What a doorway says of decisions scoped to a file's path that are not in force: `; not in force there: OLD-1 (deprecated, scoped to src/auth): why OLD-1 tells its history`. */
+function notInForceSaid(gone: readonly DecisionRecord[], doorway: FileDoorway): string {
+  const first = gone[0]
+  if (first === undefined) return ''
+  const status = (d: DecisionRecord) => (d.status === 'superseded' && d.superseded_by !== null ? `superseded by ${d.superseded_by}` : d.status)
+  const listed = gone.map((d) => `${d.key} (${status(d)}, scoped to ${d.scope.path ?? ''})`).join(', ')
+  const whyOf = doorway.whyOf ?? ((key: string) => `why ${shellWord(key)}`)
+  return `; not in force there: ${listed}: ${whyOf(first.key)} tells its history`
 }
 
 /**
@@ -224,8 +247,15 @@ export interface FileDoorway {
  * a record imported since, or a decision scoped there since, is not one): a record not imported yet,
  * a README import-adr reads past, a file of the code (where decisions with no path hold), or no file.
  */
-export function noDecisionOfFile(file: string, path: string, doorway: FileDoorway, asOf?: string): string {
-  const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
+export function noDecisionOfFile(file: string, path: string, doorway: FileDoorway, asOf?: string, decisions: readonly DecisionRecord[] = []): string {
+  // Decisions scoped there once (deprecated, superseded by one that holds elsewhere, ...) are named
+  // after the rest: "no decision is scoped to its path" would hide the why a reviewer came for.
+  const gone = scopedNotInForce(path, decisions)
+  const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is ${gone.length > 0 ? 'in force scoped' : 'scoped'} to its path`
+  return noDecisionSaid(file, path, doorway, none) + notInForceSaid(gone, doorway)
+}
+
+function noDecisionSaid(file: string, path: string, doorway: FileDoorway, none: string): string {
   if (!existsSync(located(file, doorway.folder))) return `${none}, and there is no such file ${doorway.here}`
   // A folder of records none was imported from (or none yet, as of then): as for one of its records.
   if (holdsRecords(recordsRead(located(file, doorway.folder)))) return `${none} (import-adr ${shellWord(file)} reads its folder's records)`

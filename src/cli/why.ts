@@ -466,7 +466,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
       // a name no decision has as its key is said as the file it is.
       if (!/[\\/]/.test(file) && all.some((d) => d.key === file)) return ask(file)
-      const said = noDecisionOfFile(file, at, here, asOf)
+      const said = noDecisionOfFile(file, at, here, asOf, all)
       process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
       return 1
     }

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adrText, importedRepository, shopWithOneRecord, shopWithTwoRecords } from '../../test/support/adr-repository'
@@ -1505,6 +1505,23 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
     const refused = await client.callTool({ name: 'why', arguments: { file: 'src/billing.ts', as_of: '2026-11-02T00:00:00Z' } })
     expect(refused.isError).toBe(true)
     expect(text(refused)).toMatch(/^as_of_not_answered: the service does not answer D-100 as of a moment/)
+    await client.close()
+  })
+
+  it('names a decision scoped to the file that is no longer in force, rather than saying none is scoped there', async () => {
+    const repo = tempDir('dm-mcp-why-file-gone-')
+    mkdirSync(join(repo, '.git'))
+    mkdirSync(join(repo, 'src', 'auth'), { recursive: true })
+    writeFileSync(join(repo, 'src', 'auth', 'shim.ts'), 'export {}\n')
+    const deprecated = { key: 'OLD-1', status: 'deprecated', superseded_by: null, scope: { path: 'src/auth' }, imported: null }
+    const backend: McpBackend = { ...recordingBackend().backend, listDecisions: async () => ({ ok: true, body: { decisions: [deprecated] } }) }
+    const client = await startedIn(backend, repo)
+    const answer = await client.callTool({ name: 'why', arguments: { file: 'src/auth/shim.ts' } })
+    expect(answer.isError).toBe(true)
+    const [first, ...issues] = text(answer).split('\n')
+    expect(first).toMatch(/^decision_not_found: no decision was imported from src\/auth\/shim\.ts or is in force scoped to its path, src\/auth\/shim\.ts \(/)
+    expect(first).toMatch(/; not in force there: OLD-1 \(deprecated, scoped to src\/auth\): `why` with `key` "OLD-1" tells its history$/)
+    expect(issues).toEqual(['- file: no decision was imported from it or is in force scoped to its path'])
     await client.close()
   })
 

@@ -15,7 +15,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 import { notAsOf } from '../cli/why'
-import { decisionsOfFile, noDecisionOfFile, type FileDecision } from '../cli/why-file'
+import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, type FileDecision } from '../cli/why-file'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
@@ -471,12 +471,19 @@ export function createMcpServer(
   async function whyOfFile(file: string, asOf: string | undefined): Promise<BackendAnswer> {
     const listed = await backend.listDecisions({ as_of: asOf })
     if (!listed.ok) return listed
-    const { path, found } = decisionsOfFile(file, (listed.body as { decisions: DecisionRecord[] }).decisions, folder)
+    const all = (listed.body as { decisions: DecisionRecord[] }).decisions
+    const { path, found } = decisionsOfFile(file, all, folder)
     if (found.length === 0) {
-      const doorway = { folder, here: `in ${folder}, the folder the server was started in`, pointAt: (at: string) => `\`why\` with \`point\` and context.path ${JSON.stringify(at)}` }
-      const message = noDecisionOfFile(file, path, doorway, asOf)
+      const doorway = {
+        folder,
+        here: `in ${folder}, the folder the server was started in`,
+        pointAt: (at: string) => `\`why\` with \`point\` and context.path ${JSON.stringify(at)}`,
+        whyOf: (key: string) => `\`why\` with \`key\` ${JSON.stringify(key)}`,
+      }
+      const message = noDecisionOfFile(file, path, doorway, asOf, all)
       const then = asOf === undefined ? '' : ` as of ${asOf}`
-      return { ok: false, error: { code: 'decision_not_found', message, issues: [{ path: 'file', message: `no decision was imported from it or is scoped to its path${then}` }] } }
+      const scoped = scopedNotInForce(path, all).length > 0 ? 'in force scoped' : 'scoped'
+      return { ok: false, error: { code: 'decision_not_found', message, issues: [{ path: 'file', message: `no decision was imported from it or is ${scoped} to its path${then}` }] } }
     }
     const decisions: Array<FileDecision & { why: unknown }> = []
     for (const decision of found) {
