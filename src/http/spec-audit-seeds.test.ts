@@ -235,3 +235,50 @@ describe('seeds 000 and 003: a decision is a contract, not a decaying memory', (
     expect(warned.allowed).toBe(true)
   })
 })
+
+describe('seed 001: a "wrong" line a decision keeps, and the reviewer about to fix it', () => {
+  const EDIT = 'sed -i s/can-only-read/can-save/ prompts/router.md'
+  const R1 = {
+    key: 'R1',
+    title: 'The "wrong" memory-expert line in the router prompt is load-bearing',
+    decision: 'Keep the line saying the memory expert can only read.',
+    rationale: 'With the corrected text the smallest model routed "remember this" to memory 0/20 times; with the old text 16/20.',
+    enforce: 'required',
+    status: 'accepted',
+    scope: { path: 'prompts/router.md' },
+    constraints: [{ kind: 'must_not', pattern: 'prompts/router\\.md' }],
+    evidence: [{ kind: 'experiment', summary: '0/20 corrected vs 16/20 old', uri: 'eval/router-7b.md' }],
+  }
+
+  it('holds for the file it is scoped to, not its folder; once superseded it blocks nothing, yet an audit of before still shows it', async () => {
+    const { call, clock } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', R1)).status).toBe(201)
+    const keys = async (path: string) => (await call('GET', `/v1/decisions/applicable?path=${path}`)).body.decisions.map((d: { key: string }) => d.key)
+    expect(await keys('prompts/router.md')).toEqual(['R1'])
+    expect(await keys('prompts')).toEqual([])
+    const blocked = (await call('POST', '/v1/decisions/check', { action: EDIT, path: 'prompts/router.md' })).body
+    expect(blocked).toMatchObject({ allowed: false, blocked_by: [{ key: 'R1', rationale: R1.rationale }] })
+    // The fix "everyone would make" was tried, and disproven: a proposal rejected, with its reason.
+    await call('POST', '/v1/decisions', { key: 'D1', title: 'The corrected text fixes 7B routing', decision: 'Use the corrected text.', rationale: 'It is true.', scope: { path: 'prompts/router.md' } })
+    expect((await call('POST', '/v1/decisions/D1/revoke', { reason: 'disproven: 0/20' })).status).toBe(200)
+    expect((await call('GET', '/v1/decisions/D1/why')).body).toMatchObject({ in_force: null, chain: [{ key: 'D1', status: 'revoked', reason: 'disproven: 0/20' }] })
+    const before = clock.now().toISOString()
+    clock.advance(DAY)
+    // A new decision retires 7B and fixes the rule on a supported model: the old one is superseded.
+    const R2 = { key: 'R2', title: 'Retire 7B, fix the rule', decision: 'Correct the router rule.', rationale: '20/20 vs 19/20 on the supported model.', supersedes: 'R1', scope: { path: 'prompts/router.md' } }
+    expect((await call('POST', '/v1/decisions', R2)).status).toBe(201)
+    expect((await call('POST', '/v1/decisions/R2/accept')).status).toBe(200)
+    expect((await call('POST', '/v1/decisions/check', { action: EDIT, path: 'prompts/router.md' })).body).toMatchObject({ allowed: true, blocked_by: [] })
+    expect(await keys('prompts/router.md')).toEqual(['R2'])
+    const why = (await call('GET', '/v1/decisions/R2/why')).body
+    expect(why).toMatchObject({ in_force: 'R2', chain: [{ key: 'R1', status: 'superseded', superseded_by: 'R2', rationale: R1.rationale }, { key: 'R2', status: 'accepted' }] })
+    // The original, reviewed again, shows the evidence of its time.
+    const audit = (await call('POST', '/v1/decisions/check', { action: EDIT, path: 'prompts/router.md', as_of: before })).body
+    expect(audit).toMatchObject({ allowed: false, blocked_by: [{ key: 'R1' }] })
+    expect((await call('GET', `/v1/decisions/R1/why?as_of=${before}`)).body).toMatchObject({
+      in_force: 'R1',
+      chain: [{ key: 'R1', status: 'accepted' }],
+      evidence: [{ kind: 'experiment', summary: '0/20 corrected vs 16/20 old' }],
+    })
+  })
+})
