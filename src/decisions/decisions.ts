@@ -9,7 +9,7 @@ import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, onceEach, reachedBy, type Verdict } from './constraints'
 import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
-import { DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { compareKeys, DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { inWords } from './decisions-named'
 import { changedFields, importChanges, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
@@ -182,18 +182,26 @@ export interface ImportOptions {
   moved?: readonly string[] | undefined
 }
 
-function notFound(key: string, path = 'key', asOf?: Date): InputError {
+function notFound(key: string, path = 'key', asOf?: Date, like?: string): InputError {
   // In a replay, one made later: said so, or an auditor looks for a typo in the key.
   const then = asOf === undefined ? '' : ` as of ${asOf.toISOString()}`
-  return new InputError('decision_not_found', `no decision ${key}${then}`, {
+  const hint = like === undefined ? '' : `: did you mean ${like}? (keys are compared as written)`
+  return new InputError('decision_not_found', `no decision ${key}${then}${hint}`, {
     status: 404,
     issues: [{ path, message: `no decision has the key ${key}${then}` }],
   })
 }
 
+/** A key written as `key` is but for case or the zeros before its number (`d-021`, `D-21` for `D-021`): what was likely meant. */
+export function keyLike(key: string, keys: readonly string[]): string | undefined {
+  const loose = (k: string) => k.toLowerCase().replace(/(^|\D)0+(?=\d)/g, '$1')
+  const wanted = loose(key)
+  return [...keys].sort(compareKeys).find((k) => k !== key && loose(k) === wanted)
+}
+
 async function required(tx: DecisionTransaction, key: string, path = 'key'): Promise<DecisionRecord> {
   const record = await tx.get(key)
-  if (record === undefined) throw notFound(key, path)
+  if (record === undefined) throw notFound(key, path, undefined, keyLike(key, await tx.keys()))
   return record
 }
 
@@ -740,7 +748,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
 
   async function view(key: string): Promise<DecisionView> {
     const record = await store.get(key)
-    if (record === undefined) throw notFound(key)
+    if (record === undefined) throw await missing(key, undefined)
     return shown({ ...record, events: await store.events(key) })
   }
 
@@ -810,7 +818,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
 
   /** A key not found as of `asOf`: one made later is said to be missing then, one never made is missing. */
   async function missing(key: string, asOf: Date | undefined): Promise<InputError> {
-    return notFound(key, 'key', asOf !== undefined && (await store.get(key)) !== undefined ? asOf : undefined)
+    if (asOf !== undefined && (await store.get(key)) !== undefined) return notFound(key, 'key', asOf)
+    // Never made: a key made otherwise in case or zeros is named, rather than leave a typo to be looked for.
+    return notFound(key, 'key', undefined, keyLike(key, (await store.list()).map((d) => d.key)))
   }
 
   /** The moment of an audit: `as_of` checked as every `as_of` is (R-REC-9); undefined without one. */

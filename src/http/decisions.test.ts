@@ -2900,3 +2900,26 @@ describe('POST /v1/decisions/check at every shell command', () => {
     expect((await call('GET', '/v1/decisions/applicable')).body.decisions.map((d: any) => d.key)).toEqual(['D-002'])
   })
 })
+
+describe('a key not found that another differs from only in case or in the zeros of its number', () => {
+  it('names that key, wherever a key is looked up, and a key found as written is unchanged', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', decision({ key: 'D-021', status: 'accepted' }))).status).toBe(201)
+    const hint = 'did you mean D-021? (keys are compared as written)'
+    for (const [method, path, body] of [
+      ['GET', '/v1/decisions/d-021', undefined],
+      ['GET', '/v1/decisions/d-021/why', undefined],
+      ['POST', '/v1/decisions/D-21/deprecate', {}],
+      ['POST', '/v1/decisions/d-021/supersede', { by: 'D-021' }],
+    ] as const) {
+      const answer = await call(method, path, body)
+      expect(answer.status, path).toBe(404)
+      expect(answer.body.error.message, path).toMatch(/^no decision (d-021|D-21): did you mean D-021\? \(keys are compared as written\)$/)
+    }
+    const replacing = await call('POST', '/v1/decisions', decision({ key: 'D-022', supersedes: 'd-021' }))
+    expect(replacing.status).toBe(404)
+    expect(replacing.body.error).toMatchObject({ message: `no decision d-021: ${hint}`, issues: [{ path: 'supersedes', message: 'no decision has the key d-021' }] })
+    // None like it: as before.
+    expect((await call('GET', '/v1/decisions/D-404')).body.error.message).toBe('no decision D-404')
+  })
+})
