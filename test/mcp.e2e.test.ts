@@ -413,17 +413,26 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     }
   })
 
-  it('records in the project the hooks record for the folder it was started in, when that is in a git repository', async () => {
-    // Claude Code starts the server in the agent's folder: the repository's root is the project, as the hook's.
+  it('records in the project the hooks record for the folder it was started in, in a git repository or not', async () => {
+    // Claude Code starts the server in the agent's folder: the repository's root is the project, as the hook's,
+    // and outside a repository the folder itself, as the hook sends its cwd there.
     const repo = await realpath(tempDir('dm-mcp-repo-'))
     await mkdir(join(repo, '.git'))
     await mkdir(join(repo, 'src'))
     const outside = await realpath(tempDir('dm-mcp-outside-'))
+    const home = await realpath(tempDir('dm-mcp-home-'))
     const data = tempDir('dm-mcp-')
-    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob', HOME: home }
     const inRepo = await connect(env, ['--data', data], join(repo, 'src'))
     const inNone = await connect(env, ['--data', data], outside)
-    for (const [client, id] of [[inRepo, 'in-repo'], [inNone, 'in-none']] as const) {
+    const inHome = await connect(env, ['--data', data], home)
+    // The agent reads which project it is in the tools' schema.
+    const described = (client: typeof inNone) =>
+      client.listTools().then((listed) => (listed.tools.find((t) => t.name === 'recommend')?.inputSchema.properties?.project as { description?: string }).description)
+    expect(await described(inNone)).toContain(`Default: ${JSON.stringify(outside)}, the folder the server was started in, as the hooks record it.`)
+    expect(await described(inRepo)).toContain(`Default: ${JSON.stringify(repo)}, the git repository the server was started in, as the hooks record it.`)
+    expect(await described(inHome)).not.toContain('Default:')
+    for (const [client, id] of [[inRepo, 'in-repo'], [inNone, 'in-none'], [inHome, 'in-home']] as const) {
       const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: id } })
       expect(recorded.isError, textOf(recorded)).toBeFalsy()
     }
@@ -434,8 +443,8 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(exported.code, exported.stderr).toBe(0)
     const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data?: { decision_id: string; project: string | null } })
     const projects = Object.fromEntries(lines.filter((l) => l.type === 'observation').map((l) => [l.data?.decision_id, l.data?.project]))
-    // Outside a repository, none, as before (other clients start the server in / or the home folder); a project named wins.
-    expect(projects).toEqual({ 'in-repo': repo, 'in-none': null, named: 'api' })
+    // In the home folder none (other clients start the server there, or in /); a project named wins.
+    expect(projects).toEqual({ 'in-repo': repo, 'in-none': outside, 'in-home': null, named: 'api' })
   })
 
   it('exits 1, saying why on stderr, on a line over 10 MB, with stdin still open: no server left up that reads nothing', async () => {

@@ -10,7 +10,7 @@ import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestionsToAsk } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
-import { projectOfFolder } from './repository'
+import { projectOfFolder, workingProjectOf } from './repository'
 import { issuesOf, type ServiceError } from './error-envelope'
 import { hasFields, settingHint, throughServiceOrLocal, type Answer } from './service-client'
 import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem } from './options'
@@ -51,9 +51,10 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   service at $DECISION_MEMORY_URL; when none runs, it opens $DECISION_MEMORY_DATA, else this
   checkout's ./data, where npm start keeps it (never the folder the server was started in), for
   that call. The tools' user defaults to $DECISION_MEMORY_USER, else "default", as the hook's
-  does; their project, when the server is started inside a git repository (Claude Code starts it
-  in the agent's), to the one the hook records there (its root; a worktree's main checkout), else
-  none. A service run with --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
+  does; their project to the one the hook records in the folder the server is started in (Claude
+  Code starts it in the agent's): a git repository's root (a worktree's main checkout), else the
+  folder, but none in / or the home folder. A service run with --auth wants $DECISION_MEMORY_TOKEN
+  in the server's environment.
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
   service answers with its own); it is checked at start, and a broken one stops the server, as a
   --data where no store can be (a file, a folder of other files) does, and, without --data, a
@@ -144,12 +145,15 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     import('../integrations/mcp-stdio'),
   ])
   // Claude Code starts the server in the agent's project: the tools record and recommend in the
-  // project its hooks record there. Other clients start it in / or the home folder, in no repository: no default.
+  // project its hooks record there, a folder kept out of git included (the hooks record it as the
+  // project, and the tools took none there: they recommended across every project what the hook
+  // recommended from that folder's choices). Other clients start it in / or the home folder: no default.
   // A `file` given to `why` is read from there too, as `why FILE` run in that folder reads it.
   const here = startedIn()
-  const folder = projectOfFolder(here)
+  const folder = workingProjectOf(here)
   const defaultProject = folder === undefined ? undefined : projectOf(folder)
-  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject, folder: here })
+  const defaultProjectIsFolder = folder !== undefined && projectOfFolder(here) === undefined
+  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject, defaultProjectIsFolder, folder: here })
   // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
   // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
   const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)

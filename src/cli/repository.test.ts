@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { originName, originUrlIn, pathInRepository, projectOfFolder, projectRoot, realFolder, repositoryName, repositoryRoot } from './repository'
+import { originName, originUrlIn, pathInRepository, projectOfFolder, projectRoot, realFolder, repositoryName, repositoryRoot, workingProjectOf } from './repository'
 
 describe('the repository a cwd is in', () => {
   it('finds the repository by the nearest .git above the cwd, a worktree\'s .git file included; outside one, the cwd as it is', async () => {
@@ -126,6 +126,50 @@ describe('the name of a repository', () => {
       await writeFile(join(dir, 'local', '.git', 'config'), '[core]\n\tbare = false\n')
       expect(originName(join(dir, 'local'))).toBeUndefined()
       expect(originName(join(dir, 'nowhere'))).toBeUndefined()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the project the MCP server\'s tools and why --point take for the folder they run in', () => {
+  it('is the one the hook records there, in a git repository or not: a project folder outside git included', async () => {
+    const dir = realpathSync(await mkdtemp(join(tmpdir(), 'dm-working-')))
+    try {
+      const repo = join(dir, 'acme-api')
+      await mkdir(join(repo, '.git'), { recursive: true })
+      await mkdir(join(repo, 'src'))
+      const notes = join(dir, 'notes')
+      await mkdir(notes)
+      const link = join(dir, 'notes-link')
+      await symlink(notes, link, 'junction')
+      const home = join(dir, 'home')
+      await mkdir(home)
+      // In a repository: its root, as before.
+      expect(workingProjectOf(join(repo, 'src'), home)).toBe(repo)
+      // Outside one: the folder, as the hook sends its cwd there (a link followed, as its ?project= is),
+      // so that Claude Code's MCP server there reads and records what the hooks record there.
+      expect(workingProjectOf(notes, home)).toBe(notes)
+      expect(workingProjectOf(link, home)).toBe(notes)
+      expect(workingProjectOf(`${notes}/`, home)).toBe(notes)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('is none in the root folder or the home folder, where clients other than Claude Code start an MCP server', async () => {
+    const dir = realpathSync(await mkdtemp(join(tmpdir(), 'dm-working-')))
+    try {
+      const home = join(dir, 'home')
+      await mkdir(join(home, 'work'), { recursive: true })
+      const link = join(dir, 'home-link')
+      await symlink(home, link, 'junction')
+      expect(workingProjectOf(resolve('/'), home)).toBeUndefined()
+      expect(workingProjectOf(home, home)).toBeUndefined()
+      expect(workingProjectOf(home, link)).toBeUndefined()
+      expect(workingProjectOf(link, home)).toBeUndefined()
+      // A folder under the home folder is a project of its own, as the hook records it.
+      expect(workingProjectOf(join(home, 'work'), home)).toBe(join(home, 'work'))
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { homedir } from 'node:os'
+import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
 export function holdsGit(dir: string): boolean {
@@ -118,6 +119,20 @@ export function projectRoot(root: string): string {
 export function projectOfFolder(cwd: string): string | undefined {
   const root = repositoryRoot(cwd)
   return root === undefined ? undefined : projectRoot(root)
+}
+
+/**
+ * The project the MCP server's tools and `why --point` take for the folder they run in: the one the
+ * hook records for an event there, the repository's (projectOfFolder) or, outside a repository, the
+ * folder itself, its links followed (as linkedFolder sends it), so that in a project kept out of git
+ * Claude Code's MCP server reads and records where its hooks do. None in the root folder or the home
+ * folder, where clients other than Claude Code start an MCP server, in no project of the user's.
+ */
+export function workingProjectOf(folder: string, home: string = homedir()): string | undefined {
+  const project = projectOfFolder(folder)
+  if (project !== undefined) return project
+  const real = realFolder(folder)
+  return real === parse(real).root || real === realFolder(home) ? undefined : real
 }
 
 /**

@@ -51,8 +51,9 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --project PROJECT  with --point: the project whose context the recommendation is made in;
                      \`.\`: the one the hook records here (the repository's root; a worktree's
-                     main checkout), which is also the default inside a git repository, as for
-                     the MCP server's tools; outside one, none (every project)
+                     main checkout; outside one, the folder), which is also the default inside a
+                     git repository, as for the MCP server's tools; outside one, none (every
+                     project): give \`.\` there for the project the hooks and MCP tools use
   --all-projects     with --point: across every project, as outside a repository, wherever
                      the command runs
   --session ID       with --point: the session asked in, whose personalization (then) decides
@@ -307,7 +308,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // (in a worktree, its repository's main working tree, which neither $PWD nor its root is).
   // Not given, a point is explained in the repository this runs in, as the MCP server's tools and
   // the hooks recommend there: across every project, the point would be explained with another
-  // recommendation than the one the agent was given. Outside a repository, none, as the MCP server.
+  // recommendation than the one the agent was given. Outside a repository, none (the MCP server
+  // started there takes the folder, as the hooks record it: `--project .` explains it so).
   // `.` names the folder this runs in: in one removed under the shell, process.cwd() threw, a stack trace.
   for (const flag of ['project', 'path'] as const) {
     if (values[flag] === '.' && !folderHereExists()) {

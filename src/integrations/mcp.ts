@@ -377,12 +377,13 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
  * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
  * "default", so that the tools and the hooks speak of the same person; `project`, left out, is
  * `defaultProject` when there is one (the project the hooks record for the folder the server was
- * started in), so that the tools and the hooks speak of the same project. `why`'s `file` is read
+ * started in: its git repository, or the folder itself where `defaultProjectIsFolder`), so that the
+ * tools and the hooks speak of the same project. `why`'s `file` is read
  * from `folder`, the folder the server was started in, as `why FILE` reads it from where it runs.
  */
 export function createMcpServer(
   backend: McpBackend,
-  options: { version: string; defaultUser?: string; defaultProject?: string; folder?: string; clock?: Clock },
+  options: { version: string; defaultUser?: string; defaultProject?: string; defaultProjectIsFolder?: boolean; folder?: string; clock?: Clock },
 ): McpServer {
   const clock = options.clock ?? systemClock
   const folder = options.folder ?? process.cwd()
@@ -398,7 +399,7 @@ export function createMcpServer(
   const projectDescription =
     defaultProject === undefined
       ? FIELD_DESCRIPTIONS.project
-      : `${FIELD_DESCRIPTIONS.project} Default: ${JSON.stringify(defaultProject)}, the git repository the server was started in, as the hooks record it.`
+      : `${FIELD_DESCRIPTIONS.project} Default: ${JSON.stringify(defaultProject)}, the ${options.defaultProjectIsFolder === true ? 'folder' : 'git repository'} the server was started in, as the hooks record it.`
   const project = IdentifierSchema.optional().meta({ description: projectDescription })
   const writingProject = TrimmedIdentifierSchema.optional().meta({ description: projectDescription })
   /** A request with the default project when it names none. */
