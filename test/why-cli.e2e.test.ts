@@ -40,10 +40,11 @@ describe('decision-memory why --point', () => {
       body: JSON.stringify(observations),
     })
     expect(stored.status).toBe(201)
-    // Run in no repository (the tests' own folder is one, whose project the command would read).
+    // Run in no project: the home folder, in no repository (the tests' own folder is one, whose project the command would read).
+    const home = tempDir('dm-why-')
     const why = await runCli(['why', '--point', 'complexity-tier'], {
-      env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' },
-      cwd: tempDir('dm-why-'),
+      env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice', HOME: home },
+      cwd: home,
     })
     expect(why.stderr).toBe('')
     expect(why.code).toBe(0)
@@ -51,7 +52,7 @@ describe('decision-memory why --point', () => {
     expect(why.stdout).toContain('recommended: Tier L')
   })
 
-  it('explains the point in the repository it runs in, as the hook and the MCP server recommend there, without --project', async () => {
+  it('explains the point in the project it runs in, its repository\'s or its folder\'s, as the hook and the MCP server recommend there, without --project', async () => {
     const parent = tempDir('dm-why-')
     const service = await startService(join(parent, 'data'))
     running.push(service)
@@ -89,10 +90,20 @@ describe('decision-memory why --point', () => {
       expect(why.stdout, cwd).toMatch(new RegExp(`^point complexity-tier \\(user alice, project ${escaped}\\)`))
       expect(why.stdout, cwd).toContain('recommended: Tier L')
     }
-    // Outside a repository, every project, as over HTTP without one; and so inside one with --all-projects.
-    const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd: parent })
-    expect(outside.stdout).toMatch(/^point complexity-tier \(user alice\) as of /)
-    expect(outside.stdout).toContain('recommended: Tier S')
+    // Outside a repository, the folder, as the hook records it and the MCP server started there
+    // takes it: a folder whose own choices were Tier M is explained with Tier M, as the hook put it first.
+    const notes = join(parent, 'notes')
+    await mkdir(notes)
+    const inNotes = Array.from({ length: 6 }, (_, i) => ({ ...choice(200 + i, notes, 'Tier M'), decision_id: `notes-${i}` }))
+    expect((await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(inNotes) })).status).toBe(201)
+    const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd: notes })
+    expect(outside.stdout).toMatch(new RegExp(`^point complexity-tier \\(user alice, project ${notes.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) as of `))
+    expect(outside.stdout).toContain('recommended: Tier M')
+    // In the home folder (or /), where no project is, every project, as over HTTP without one; and so
+    // inside a repository with --all-projects.
+    const home = await runCli(['why', '--point', 'complexity-tier'], { env: { ...env, HOME: notes }, cwd: notes })
+    expect(home.stdout).toMatch(/^point complexity-tier \(user alice\) as of /)
+    expect(home.stdout).toContain('recommended: Tier S')
     const every = await runCli(['why', '--point', 'complexity-tier', '--all-projects'], { env, cwd: main })
     expect(every.stdout).toMatch(/^point complexity-tier \(user alice\) as of /)
     expect(every.stdout).toContain('recommended: Tier S')
@@ -284,9 +295,9 @@ describe('decision-memory why --point', () => {
       }),
     })
     expect(created.status).toBe(201)
-    const env = { DECISION_MEMORY_URL: service.url }
-    // In no repository, whose project the point would be explained in (the tests' folder is one).
+    // In no project: the home folder, in no repository (the tests' folder is one, whose project the point would be explained in).
     const cwd = tempDir('dm-why-')
+    const env = { DECISION_MEMORY_URL: service.url, HOME: cwd }
     const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd })
     expect(outside.stdout).toContain('decision D-001 (not applied: scoped to path services/billing, no path given; scoped to stage plan, no stage given):')
     expect(outside.stdout).not.toContain('recommended: Tier L')

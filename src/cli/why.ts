@@ -10,7 +10,7 @@ import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag, momentAheadLocally } from './options'
 import { projectOf } from '../integrations/claude-code'
-import { pathInRepository, projectOfFolder } from './repository'
+import { pathInRepository, projectOfFolder, workingProjectOf } from './repository'
 import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -26,10 +26,10 @@ function folderHereExists(): boolean {
   }
 }
 
-/** The project the hooks record for the folder this runs in when it is in a git repository; else none. */
-function repositoryHere(): string | undefined {
+/** The project the hooks record for the folder this runs in (workingProjectOf); none in / or the home folder. */
+function projectHere(): string | undefined {
   try {
-    return projectOfFolder(process.cwd())
+    return workingProjectOf(process.cwd())
   } catch {
     // A folder removed under the shell: no repository to read.
     return undefined
@@ -51,10 +51,9 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --project PROJECT  with --point: the project whose context the recommendation is made in;
                      \`.\`: the one the hook records here (the repository's root; a worktree's
-                     main checkout; outside one, the folder), which is also the default inside a
-                     git repository, as for the MCP server's tools; outside one, none (every
-                     project): give \`.\` there for the project the hooks and MCP tools use
-  --all-projects     with --point: across every project, as outside a repository, wherever
+                     main checkout; outside one, the folder), which is also the default, as for
+                     the MCP server's tools; in / or the home folder, none (every project)
+  --all-projects     with --point: across every project, as in / or the home folder, wherever
                      the command runs
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
@@ -306,10 +305,10 @@ export async function whyCommand(argv: string[]): Promise<number> {
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
   // `.`, which no project can be called: the project the hook records for the folder this runs in
   // (in a worktree, its repository's main working tree, which neither $PWD nor its root is).
-  // Not given, a point is explained in the repository this runs in, as the MCP server's tools and
-  // the hooks recommend there: across every project, the point would be explained with another
-  // recommendation than the one the agent was given. Outside a repository, none (the MCP server
-  // started there takes the folder, as the hooks record it: `--project .` explains it so).
+  // Not given, a point is explained in the project this runs in, as the MCP server's tools and
+  // the hooks recommend there (the repository's, else the folder): across every project, the point
+  // would be explained with another recommendation than the one the agent was given. None in / or
+  // the home folder, as the MCP server.
   // `.` names the folder this runs in: in one removed under the shell, process.cwd() threw, a stack trace.
   for (const flag of ['project', 'path'] as const) {
     if (values[flag] === '.' && !folderHereExists()) {
@@ -320,7 +319,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     values.project === undefined
       ? point === undefined || values['all-projects'] === true
         ? undefined
-        : projectOf(repositoryHere())
+        : projectOf(projectHere())
       : values.project === '.'
         ? (projectOf(projectOfFolder(process.cwd()) ?? process.cwd()) as string)
         : identifierFlag(values.project, 'project')
