@@ -558,18 +558,37 @@ async function rekeyedRecords(
  * names no predecessor of its own, so that `why` of either gives the chain; a proposal is revoked,
  * replaced; one superseded or revoked already is final, and stays. One whose status was moved here
  * (accepted over the API while its file said proposed) stays as it is, the import taking no step
- * back: the warning says what to run. Each is said, per former key.
+ * back: the warning says what to run. One deprecated, revoked or superseded here while its file
+ * still says it is in force gives the new key that status (`kept`), and its successor: the file
+ * would otherwise put a decision retired here back in force under its new key. Each is said, per
+ * former key.
  */
 function carryOver(
   former: DecisionRecord,
   created: DecisionRecord,
   at: string,
-): { moved?: { record: DecisionRecord; event: DecisionEvent }; linked: boolean; warning: string } {
+): {
+  moved?: { record: DecisionRecord; event: DecisionEvent }
+  kept?: { status: DecisionStatus; superseded_by: string | null }
+  linked: boolean
+  warning: string
+} {
   const key = created.key
   const path = former.imported?.path ?? ''
   const now = `its file ${path} is imported as ${key} now`
   const reason = `re-keyed by the import: ${path}, imported as ${former.key} before, is imported as ${key} now`
   const said = former.imported?.status
+  const inForce = created.status === 'accepted' || created.status === 'proposed'
+  if (said !== undefined && former.status !== said && RETIRED.has(former.status) && inForce) {
+    const by = former.status === 'superseded' ? former.superseded_by : null
+    return {
+      kept: { status: former.status, superseded_by: by },
+      linked: false,
+      warning:
+        `${now}, but ${former.key} was ${former.status} here while its file said ${said}, which the import does not take back: ` +
+        `${key} is ${former.status} too` + (by === null ? '' : `, by ${by}`),
+    }
+  }
   if (said !== undefined && former.status !== said && canMove(former.status, 'superseded')) {
     return {
       linked: false,
@@ -591,6 +610,9 @@ function carryOver(
   }
   return { linked: false, warning: `${now}; ${former.key} stays ${former.status}, which is final, beside it` }
 }
+
+/** The statuses of a decision no longer in force, which a re-keyed file does not put back in force (carryOver). */
+const RETIRED: ReadonlySet<DecisionStatus> = new Set(['deprecated', 'revoked', 'superseded'])
 
 /** One imported record merged with what is stored under its key. */
 interface Merge {
@@ -1258,6 +1280,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           if (carried.moved !== undefined) {
             tx.put(carried.moved.record)
             tx.append(carried.moved.event)
+          }
+          if (carried.kept !== undefined) {
+            created.record.status = carried.kept.status
+            created.record.superseded_by = carried.kept.superseded_by
+            created.event.to = carried.kept.status
           }
           if (carried.linked) created.record.supersedes = former.key
           created.event.reason = `re-keyed by the import: ${former.imported?.path ?? ''} was imported as ${former.key} before`

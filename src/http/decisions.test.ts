@@ -1944,6 +1944,61 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
     expect([again.created, again.warnings, again.missing]).toEqual([[], [], []])
   })
 
+  it('gives the new key the status a decision was deprecated, revoked or superseded to here, not back in force, and a re-import changes nothing', async () => {
+    const { call, clock } = await createTestApp()
+    const old = [
+      record('ADR-0004-use-redis', 'ADR-0004-use-redis.md', { enforce: 'required' }),
+      record('ADR-0005-use-kafka', 'ADR-0005-use-kafka.md', { enforce: 'required' }),
+      record('ADR-0006-use-grpc', 'ADR-0006-use-grpc.md', { enforce: 'required' }),
+    ]
+    const paths = old.map((r) => r.origin.path)
+    await call('POST', '/v1/decisions/import', { records: old, folder, files: paths })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0004-use-redis/deprecate', { reason: 'moving off Redis' })).status).toBe(200)
+    expect((await call('POST', '/v1/decisions/ADR-0005-use-kafka/revoke', { reason: 'never adopted' })).status).toBe(200)
+    const connect = decision({ key: 'D-0100', title: 'Use Connect', status: 'accepted', enforce: 'required', supersedes: 'ADR-0006-use-grpc' })
+    expect((await call('POST', '/v1/decisions', connect)).status).toBe(201)
+    clock.advance(DAY)
+    // The files still say Accepted, as they did when imported.
+    const renamed = old.map((r) => ({ ...r, key: r.key.slice(0, 8) }))
+    const upgraded = (await call('POST', '/v1/decisions/import', { records: renamed, folder, files: paths })).body
+    expect(upgraded.created).toEqual(['ADR-0004', 'ADR-0005', 'ADR-0006'])
+    expect(upgraded.warnings).toEqual([
+      {
+        key: 'ADR-0004-use-redis',
+        message:
+          'its file ADR-0004-use-redis.md is imported as ADR-0004 now, but ADR-0004-use-redis was deprecated here while its file said accepted, ' +
+          'which the import does not take back: ADR-0004 is deprecated too',
+      },
+      {
+        key: 'ADR-0005-use-kafka',
+        message:
+          'its file ADR-0005-use-kafka.md is imported as ADR-0005 now, but ADR-0005-use-kafka was revoked here while its file said accepted, ' +
+          'which the import does not take back: ADR-0005 is revoked too',
+      },
+      {
+        key: 'ADR-0006-use-grpc',
+        message:
+          'its file ADR-0006-use-grpc.md is imported as ADR-0006 now, but ADR-0006-use-grpc was superseded here while its file said accepted, ' +
+          'which the import does not take back: ADR-0006 is superseded too, by D-0100',
+      },
+    ])
+    // None of the three retired here is in force again under its new key: the guard enforces D-0100 alone.
+    const accepted = (await call('GET', '/v1/decisions?status=accepted')).body.decisions
+    expect(accepted.map((d: { key: string }) => d.key)).toEqual(['D-0100'])
+    const got = async (key: string) => (await call('GET', `/v1/decisions/${key}`)).body
+    expect(await got('ADR-0004')).toMatchObject({ status: 'deprecated', events: [{ type: 'imported', to: 'deprecated' }] })
+    expect(await got('ADR-0005')).toMatchObject({ status: 'revoked', events: [{ type: 'imported', to: 'revoked' }] })
+    expect(await got('ADR-0006')).toMatchObject({ status: 'superseded', superseded_by: 'D-0100' })
+    // Every key the chain cites exists, and it ends in the decision in force (R-CON-5).
+    const why = (await call('GET', '/v1/decisions/ADR-0006/why')).body
+    expect([why.chain.map((l: { key: string }) => l.key), why.in_force]).toEqual([['ADR-0006', 'D-0100'], 'D-0100'])
+
+    clock.advance(DAY)
+    const again = (await call('POST', '/v1/decisions/import', { records: renamed, folder, files: paths })).body
+    expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0004', 'ADR-0005', 'ADR-0006'], conflicts: [], warnings: [], missing: [], changes: [] })
+  })
+
   it('leaves a DECISIONS.md section keyed otherwise to be reported gone, as before, and a key that holds a decision already alone', async () => {
     const { call } = await createTestApp()
     const section = (key: string) => ({ ...record(key, 'DECISIONS.md'), origin: { path: 'DECISIONS.md', line: 3, format: 'decisions-md', folder } })
