@@ -522,12 +522,11 @@ function unreadRecords(
 async function rekeyedRecords(
   folders: ReadonlyMap<string, readonly string[]>,
   records: readonly ImportedDecision[],
-  { files, logs }: ImportOptions,
+  { logs }: ImportOptions,
   stored: Map<string, DecisionRecord[]>,
   get: (key: string) => Promise<DecisionRecord | undefined>,
 ): Promise<Map<string, DecisionRecord>> {
   const rekeyed = new Map<string, DecisionRecord>()
-  if (files === undefined) return rekeyed
   const logPaths = new Set((logs ?? []).map((log) => log.path))
   const incoming = new Set(records.map((r) => r.key))
   for (const [folder, names] of folders) {
@@ -1203,7 +1202,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         // A folder whose records are all gone sends none: it is named on its own.
         const named = options.folder === undefined ? [] : [options.folder]
         const sent = [...new Set([...records.flatMap((r) => (r.origin.folder === undefined ? [] : [r.origin.folder])), ...named])]
-        const needed = options.files !== undefined || (options.moved ?? []).length > 0 || records.some((r) => (r.origin.aliases ?? []).length > 0)
+        // A folder's stored records are also what tells a file re-keyed (rekeyedRecords), files sent or not.
+        const needed = sent.length > 0 || options.files !== undefined || (options.moved ?? []).length > 0 || records.some((r) => (r.origin.aliases ?? []).length > 0)
         const byFolder = needed ? await storedByFolder(tx) : new Map<string, DecisionRecord[]>()
         for (const folder of sent) {
           const own = records.filter((r) => r.origin.folder === folder)

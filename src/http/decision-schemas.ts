@@ -574,7 +574,7 @@ export const ImportReportSchema = z
     warnings: z.array(z.object({ key: z.string(), message: z.string() })).openapi({
       description:
         'What the import left out or kept otherwise than the records say (a link dropped, a final status kept), and, under its old key, ' +
-        'each decision stored from a file of `files` that now gives it another key: superseded by the new key (a proposal revoked), ' +
+        'each decision stored from a file of the records sent (`files` given or not) that now gives it another key: superseded by the new key (a proposal revoked), ' +
         'or left as it is where it is final or its status was moved here (one deprecated, revoked or superseded here gives the new key that status).',
     }),
     missing: z.array(z.object({ key: z.string(), path: z.string(), message: z.string() })).openapi({

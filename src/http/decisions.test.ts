@@ -1913,6 +1913,19 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
     expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003'], conflicts: [], warnings: [], missing: [], changes: [] })
   })
 
+  it('carries a decision over as well for a client that sends the records without the folder\'s files', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: before, folder })
+    clock.advance(DAY)
+    const upgraded = (await call('POST', '/v1/decisions/import', { records: now, folder })).body
+    expect(upgraded.created).toEqual(['ADR-0001', 'ADR-0002', 'ADR-0003'])
+    expect(upgraded.warnings.map((w: { key: string }) => w.key)).toEqual(['ADR-0001-record-decisions', 'ADR-0002-use-mysql', 'ADR-0003-use-postgres'])
+    const accepted = (await call('GET', '/v1/decisions?status=accepted')).body.decisions
+    expect(accepted.map((d: { key: string }) => d.key)).toEqual(['ADR-0001', 'ADR-0003'])
+    const again = (await call('POST', '/v1/decisions/import', { records: now, folder })).body
+    expect([again.created, again.updated, again.warnings]).toEqual([[], [], []])
+  })
+
   it('revokes a proposal so carried over, and leaves one whose status was moved here as it is, saying what to run', async () => {
     const { call, clock } = await createTestApp()
     const proposals = [
