@@ -40,26 +40,41 @@ function numberKey(digits: string): string {
 }
 
 /**
+ * A record's number written in its file's name otherwise than `NNNN-slug.md`: before a slug
+ * (`ADR-0013-use-x.md`, `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`), or alone after
+ * `ADR` (`ADR-001.md`, `adr-3.md`, as many folders name their records with no slug). A file named
+ * by its number alone without `ADR`, `404.md`, is no record named so.
+ */
+const OTHER_NUMBERED = /^(?:adr[-_]?)?(\d{1,5})[-_]|^adr[-_]?(\d{1,5})\.md$/i
+
+/** The digits of a record's number a file's name writes otherwise than `NNNN-slug.md` (OTHER_NUMBERED), else undefined (a date-named file too). */
+function otherNumber(name: string): string | undefined {
+  const other = dateOfFileName(name) === null ? OTHER_NUMBERED.exec(name) : null
+  return other === null ? undefined : (other[1] ?? other[2])
+}
+
+/**
  * The key by its number of a file numbered in another form than `NNNN-slug.md` (`ADR-0013-use-x.md`,
- * `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`), written as keyOfFile writes adr-tools'
- * (`ADR-0013`, `ADR-0002`, `ADR-0013`, `ADR-0005`); undefined for any other name. Whether the file
- * takes it is its folder's to say (see readRecordFolder): keyOfFile keeps the whole name.
+ * `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`, `ADR-001.md`), written as keyOfFile writes
+ * adr-tools' (`ADR-0013`, `ADR-0002`, `ADR-0013`, `ADR-0005`, `ADR-0001`); undefined for any other
+ * name, and for one keyOfFile keys so already. Whether the file takes it is its folder's to say (see
+ * readRecordFolder): keyOfFile keeps the whole name.
  */
 export function numberKeyOfFile(name: string): string | undefined {
-  if (/^ADR-\d+$/.test(keyOfFile(name)) || dateOfFileName(name) !== null) return undefined
-  const other = /^(?:adr[-_]?)?(\d{1,5})[-_]/i.exec(name)
-  return other === null ? undefined : numberKey(other[1] as string)
+  const digits = otherNumber(name)
+  const key = digits === undefined ? undefined : numberKey(digits)
+  return key === keyOfFile(name) ? undefined : key
 }
 
 /**
  * The record number a file's name gives (`0006-use-x.md` → 6, and in the other forms a link finds
- * it by, `ADR-002-use-b.md` → 2, `0005_use_e.md` → 5), else undefined (a date-named file).
+ * it by, `ADR-002-use-b.md` → 2, `0005_use_e.md` → 5, `adr-3.md` → 3), else undefined (a date-named file).
  */
 export function numberOfFile(name: string): number | undefined {
   const key = /^ADR-(\d+)$/.exec(keyOfFile(name))
   if (key !== null) return Number(key[1])
-  const other = dateOfFileName(name) === null ? /^(?:adr[-_]?)?(\d{1,5})[-_]/i.exec(name) : null
-  return other === null ? undefined : Number(other[1])
+  const digits = otherNumber(name)
+  return digits === undefined ? undefined : Number(digits)
 }
 
 /**

@@ -1795,6 +1795,27 @@ describe('status forms real repositories write', () => {
     expect(reading.records.find((r) => r.key === 'ADR-0013')?.origin.path).toBe('ADR-013_use_postgres.md')
   })
 
+  it('a file named by its number alone, ADR-001.md or adr-3.md, is keyed by it as ADR-002-use-b.md is, when no other file has it', () => {
+    const adr = (title: string, status: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Context\n\nC.\n`
+    const reading = readTexts({
+      'ADR-001.md': adr('ADR-001: Use A', 'Superseded by ADR-002'),
+      'ADR-002-use-b.md': adr('ADR-002: Use B', 'Superseded by [ADR-3](adr-3.md)'),
+      'adr-3.md': adr('ADR-3: Use C', 'Accepted'),
+      'ADR-0004.md': adr('ADR-0004: Use D', 'Accepted'),
+      // Two files numbered 5: each keeps its name.
+      'ADR-005.md': adr('ADR-005: Use E', 'Accepted'),
+      'ADR-5-use-f.md': adr('ADR-5: Use F', 'Accepted'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['superseded', '2024-01-01', 'ADR-0001', 'ADR-0003'],
+      'ADR-0003': ['accepted', '2024-01-01', 'ADR-0002', null],
+      'ADR-0004': ['accepted', '2024-01-01', null, null],
+      'ADR-005': ['accepted', '2024-01-01', null, null],
+      'ADR-5-use-f': ['accepted', '2024-01-01', null, null],
+    })
+  })
+
   it('"Superseded" and its successor joined otherwise than by "by ("Superseded (ADR-0005)", "Superseded, see [ADR-0005](…)") keeps the link', () => {
     for (const line of ['Superseded (by [ADR-0005](0005-x.md))', 'Superseded, see [ADR-0005](0005-x.md)', 'Superseded: [ADR-0005](0005-x.md)', 'Superseded → [ADR-0005](0005-x.md)', 'Superseded in favour of [ADR-0005](0005-x.md)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: '0005-x.md' })
