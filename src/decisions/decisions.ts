@@ -551,6 +551,46 @@ async function rekeyedRecords(
 }
 
 /**
+ * The decisions of the folders imported, in force or proposed, whose record's file is read now
+ * under another key that a decision holds already, so that the file no longer updates them: one
+ * carried over to `ADR-0013` (rekeyedRecords) whose file is keyed `ADR-0013-use-x` again once a
+ * second file has the number 13, `ADR-0013-use-x` being superseded by it, which is final. Not a
+ * file gone nor one that could not be read, and unsaid, it would stay in force while its file says
+ * otherwise: each is a warning, at every import while it is so, as a file gone is. One carried over
+ * now is said by its carry-over, and one whose new key is a conflict by its conflict.
+ */
+async function strandedRecords(
+  folders: ReadonlyMap<string, readonly string[]>,
+  records: readonly ImportedDecision[],
+  { logs }: ImportOptions,
+  stored: Map<string, DecisionRecord[]>,
+  said: ReadonlySet<string>,
+  get: (key: string) => Promise<DecisionRecord | undefined>,
+): Promise<ImportReport['warnings']> {
+  const warnings: ImportReport['warnings'] = []
+  const logPaths = new Set((logs ?? []).map((log) => log.path))
+  const incoming = new Set(records.map((r) => r.key))
+  for (const [folder, names] of folders) {
+    const read = new Map(records.filter((r) => r.origin.folder === folder && r.origin.format !== 'decisions-md').map((r) => [r.origin.path, r.key]))
+    for (const d of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
+      const path = d.imported?.path ?? ''
+      const key = read.get(path)
+      if (key === undefined || logPaths.has(path) || d.imported?.format === 'decisions-md' || incoming.has(d.key) || said.has(d.key) || said.has(key)) continue
+      if (d.status !== 'accepted' && d.status !== 'proposed') continue
+      const holder = await get(key)
+      if (holder === undefined) continue
+      warnings.push({
+        key: d.key,
+        message:
+          `its file ${path} is imported as ${key} now, a key held already (${holder.status}): ${d.key} stays ${d.status}, and its file no longer updates it ` +
+          `(another file may have the number it was keyed by: give each its own, or revoke ${d.key} if it no longer holds)`,
+      })
+    }
+  }
+  return warnings
+}
+
+/**
  * Carries a decision stored under the key its file had (`former`) over to the key the file has now
  * (`key`, the record just created from it), so that one copy of it is in force, not two: one
  * accepted (or deprecated) is superseded by the new key, which supersedes it back where its file
@@ -1291,6 +1331,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           if (carried.linked) created.event.supersedes = former.key
           report.warnings.push({ key: former.key, message: carried.warning })
         }
+        // Said already: a decision carried over now, and a record whose key is a conflict.
+        const said = new Set([...[...rekeyed.values()].map((d) => d.key), ...merges.filter((m) => m.merged.outcome === 'conflict').map((m) => m.key)])
+        report.warnings.push(...(await strandedRecords(folders, records, options, byFolder, said, async (key) => tx.get(key))))
         report.missing = missingFiles(folders, records, options, byFolder)
         const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))
         const fileOf = new Map(records.map((r) => [r.key, `${r.origin.path}:${r.origin.line}`]))

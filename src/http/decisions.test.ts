@@ -2012,6 +2012,31 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
     expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0004', 'ADR-0005', 'ADR-0006'], conflicts: [], warnings: [], missing: [], changes: [] })
   })
 
+  it('says a decision in force that its file no longer updates, once the file is keyed by its whole name again', async () => {
+    const { call, clock } = await createTestApp()
+    const path = 'ADR-0013-use-x.md'
+    await call('POST', '/v1/decisions/import', { records: [record('ADR-0013-use-x', path)], folder, files: [path] })
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/import', { records: [record('ADR-0013', path)], folder, files: [path] })
+    clock.advance(DAY)
+    // A second file numbered 13 comes in (a branch's draft): each keys by its whole name again, and
+    // ADR-0013-use-x, superseded by ADR-0013 when carried over, is final.
+    const draft = { ...record('ADR-013-draft', 'ADR-013-draft.md'), status: 'proposed' }
+    const files2 = [path, 'ADR-013-draft.md']
+    const clash = (await call('POST', '/v1/decisions/import', { records: [record('ADR-0013-use-x', path), draft], folder, files: files2 })).body
+    const said = {
+      key: 'ADR-0013',
+      message:
+        'its file ADR-0013-use-x.md is imported as ADR-0013-use-x now, a key held already (superseded): ADR-0013 stays accepted, and its file no longer updates it ' +
+        '(another file may have the number it was keyed by: give each its own, or revoke ADR-0013 if it no longer holds)',
+    }
+    expect(clash.warnings).toEqual([said])
+    expect((await call('GET', '/v1/decisions/ADR-0013')).body.status).toBe('accepted')
+    // Said again at each import while it is so, as a file gone is; nothing changes.
+    const again = (await call('POST', '/v1/decisions/import', { records: [record('ADR-0013-use-x', path), draft], folder, files: files2 })).body
+    expect([again.created, again.updated, again.warnings]).toEqual([[], [], [said]])
+  })
+
   it('leaves a DECISIONS.md section keyed otherwise to be reported gone, as before, and a key that holds a decision already alone', async () => {
     const { call } = await createTestApp()
     const section = (key: string) => ({ ...record(key, 'DECISIONS.md'), origin: { path: 'DECISIONS.md', line: 3, format: 'decisions-md', folder } })
