@@ -337,3 +337,29 @@ describe('why FILE: a decision scoped there that is no longer in force', () => {
     )
   })
 })
+
+describe('why FILE: decisions not in force there, stored with a glob scope or by the hundred', () => {
+  const repo = tempDir('dm-why-file-gone-many-')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'src', 'auth'), { recursive: true })
+  writeFileSync(join(repo, 'src', 'auth', 'shim.ts'), 'export {}\n')
+  const doorway = { folder: repo, here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+  const was = (key: string, path: string, status: string) => ({ key, status, superseded_by: null, scope: { path }, imported: null }) as unknown as DecisionRecord
+
+  // A version before this stored `src/auth/**` as a scope; deprecated, it was meant for the file as
+  // much as an accepted one is (globScopedOver), and was said to be no decision at all.
+  it('names one stored with a glob whose folder holds the file, as one in force is found', () => {
+    const said = noDecisionOfFile('src/auth/shim.ts', 'src/auth/shim.ts', doorway, undefined, [was('OLD-2', 'src/auth/**', 'deprecated'), was('OLD-3', 'web/*', 'revoked')])
+    expect(said).toContain('no decision was imported from src/auth/shim.ts or is in force scoped to its path')
+    expect(said).toContain('; not in force there: OLD-2 (deprecated, scoped to the glob src/auth/**): why OLD-2 tells its history')
+    expect(said).not.toContain('OLD-3')
+  })
+
+  // 300 decisions deprecated under `src` made the one line of the refusal 12,000 characters long.
+  it('names the first few by key and counts the rest', () => {
+    const many = Array.from({ length: 300 }, (_, i) => was(`OLD-${String(i + 1).padStart(3, '0')}`, 'src', 'deprecated'))
+    const said = noDecisionOfFile('src/auth/shim.ts', 'src/auth/shim.ts', doorway, undefined, many)
+    expect(said).toContain('; not in force there: OLD-001 (deprecated, scoped to src), OLD-002 (deprecated, scoped to src), OLD-003 (deprecated, scoped to src), OLD-004 (deprecated, scoped to src), OLD-005 (deprecated, scoped to src) and 295 more: why OLD-001 tells its history')
+    expect(said.length).toBeLessThan(600)
+  })
+})

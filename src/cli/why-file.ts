@@ -227,19 +227,28 @@ export interface FileDoorway {
  * it should hear of, rather than that no decision was ever scoped there.
  */
 export function scopedNotInForce(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  // One stored with a glob (`src/auth/**`) is meant for the files of its folder, as an accepted one
+  // is found (globScopedOver): left out, a deprecated one was said to be no decision at all.
+  const meant = (scope: string) => isWithin(path, scope) || (isGlobPath(scope) && isWithin(path, globMeant(scope)))
   return decisions
-    .filter((d) => d.status !== 'accepted' && d.scope.path !== null && isWithin(path, d.scope.path))
+    .filter((d) => d.status !== 'accepted' && d.scope.path !== null && meant(d.scope.path))
     .sort((a, b) => compareKeys(a.key, b.key))
 }
+
+/** How many decisions not in force a refusal names by key before it counts the rest. */
+const NOT_IN_FORCE_NAMED = 5
 
 /** What a doorway says of decisions scoped to a file's path that are not in force: `; not in force there: OLD-1 (deprecated, scoped to src/auth): why OLD-1 tells its history`. */
 function notInForceSaid(gone: readonly DecisionRecord[], doorway: FileDoorway): string {
   const first = gone[0]
   if (first === undefined) return ''
   const status = (d: DecisionRecord) => (d.status === 'superseded' && d.superseded_by !== null ? `superseded by ${d.superseded_by}` : d.status)
-  const listed = gone.map((d) => `${d.key} (${status(d)}, scoped to ${d.scope.path ?? ''})`).join(', ')
+  const scope = (path: string) => (isGlobPath(path) ? `the glob ${path}` : path)
+  // The first few, then a count: 300 deprecated under `src` made a one-line refusal 12,000 characters long.
+  const named = gone.slice(0, NOT_IN_FORCE_NAMED).map((d) => `${d.key} (${status(d)}, scoped to ${scope(d.scope.path ?? '')})`).join(', ')
+  const rest = gone.length > NOT_IN_FORCE_NAMED ? ` and ${gone.length - NOT_IN_FORCE_NAMED} more` : ''
   const whyOf = doorway.whyOf ?? ((key: string) => `why ${shellWord(key)}`)
-  return `; not in force there: ${listed}: ${whyOf(first.key)} tells its history`
+  return `; not in force there: ${named}${rest}: ${whyOf(first.key)} tells its history`
 }
 
 /**
