@@ -182,26 +182,31 @@ export interface ImportOptions {
   moved?: readonly string[] | undefined
 }
 
-function notFound(key: string, path = 'key', asOf?: Date, like?: string): InputError {
+function notFound(key: string, path = 'key', asOf?: Date, like: readonly string[] = []): InputError {
   // In a replay, one made later: said so, or an auditor looks for a typo in the key.
   const then = asOf === undefined ? '' : ` as of ${asOf.toISOString()}`
-  const hint = like === undefined ? '' : `: did you mean ${like}? (keys are compared as written)`
+  const named = like.length <= 1 ? like.join('') : `${like.slice(0, -1).join(', ')} or ${like.at(-1) as string}`
+  const hint = like.length === 0 ? '' : `: did you mean ${named}? (keys are compared as written)`
   return new InputError('decision_not_found', `no decision ${key}${then}${hint}`, {
     status: 404,
     issues: [{ path, message: `no decision has the key ${key}${then}` }],
   })
 }
 
-/** A key written as `key` is but for case or the zeros before its number (`d-021`, `D-21` for `D-021`): what was likely meant. */
-export function keyLike(key: string, keys: readonly string[]): string | undefined {
+/**
+ * The keys written as `key` is but for case or the zeros before its number (`d-021`, `D-21` for
+ * `D-021`), by key: what was likely meant. Each of them: naming one of `D-021` and `d-021` left
+ * the other, perhaps the one meant, unsaid.
+ */
+export function keysLike(key: string, keys: readonly string[]): string[] {
   const loose = (k: string) => k.toLowerCase().replace(/(^|\D)0+(?=\d)/g, '$1')
   const wanted = loose(key)
-  return [...keys].sort(compareKeys).find((k) => k !== key && loose(k) === wanted)
+  return keys.filter((k) => k !== key && loose(k) === wanted).sort(compareKeys)
 }
 
 async function required(tx: DecisionTransaction, key: string, path = 'key'): Promise<DecisionRecord> {
   const record = await tx.get(key)
-  if (record === undefined) throw notFound(key, path, undefined, keyLike(key, await tx.keys()))
+  if (record === undefined) throw notFound(key, path, undefined, keysLike(key, await tx.keys()))
   return record
 }
 
@@ -880,8 +885,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
   /** A key not found as of `asOf`: one made later is said to be missing then, one never made is missing. */
   async function missing(key: string, asOf: Date | undefined): Promise<InputError> {
     if (asOf !== undefined && (await store.get(key)) !== undefined) return notFound(key, 'key', asOf)
-    // Never made: a key made otherwise in case or zeros is named, rather than leave a typo to be looked for.
-    return notFound(key, 'key', undefined, keyLike(key, (await store.list()).map((d) => d.key)))
+    // Never made: a key made otherwise in case or zeros is named, rather than leave a typo to be looked
+    // for; in a replay, one there then: one made since sent the auditor to another 404.
+    const like = keysLike(key, (await store.list()).map((d) => d.key))
+    const then: string[] = []
+    for (const k of like) if (asOf === undefined || (await load(k, asOf)) !== undefined) then.push(k)
+    return notFound(key, 'key', undefined, then)
   }
 
   /** The moment of an audit: `as_of` checked as every `as_of` is (R-REC-9); undefined without one. */

@@ -3016,3 +3016,30 @@ describe('a key not found that another differs from only in case or in the zeros
     expect((await call('GET', '/v1/decisions/D-404')).body.error.message).toBe('no decision D-404')
   })
 })
+
+describe('a key not found: the keys like it that are named', () => {
+  it('names every key it differs from only in case or zeros, not one of them', async () => {
+    const { call } = await createTestApp()
+    for (const key of ['D-021', 'd-021']) expect((await call('POST', '/v1/decisions', decision({ key, status: 'accepted' }))).status).toBe(201)
+    const answer = await call('GET', '/v1/decisions/D-21')
+    expect(answer.status).toBe(404)
+    expect(answer.body.error.message).toBe('no decision D-21: did you mean D-021 or d-021? (keys are compared as written)')
+  })
+
+  it('with as_of, names only a key there was then: one made since is no key the audit could have meant', async () => {
+    const { call, clock } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', decision({ key: 'D-021', status: 'accepted' }))).status).toBe(201)
+    const then = clock.now().toISOString()
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions', decision({ key: 'ADR-0005', status: 'accepted' }))).status).toBe(201)
+    // ADR-0005, followed as the hint says, is a 404 as of then.
+    expect((await call('GET', `/v1/decisions/ADR-0005?as_of=${then}`)).status).toBe(404)
+    for (const path of [`/v1/decisions/adr-5?as_of=${then}`, `/v1/decisions/adr-5/why?as_of=${then}`]) {
+      const answer = await call('GET', path)
+      expect(answer.status, path).toBe(404)
+      expect(answer.body.error.message, path).toBe('no decision adr-5')
+    }
+    // One there then is named, as of then too.
+    expect((await call('GET', `/v1/decisions/d-21/why?as_of=${then}`)).body.error.message).toBe('no decision d-21: did you mean D-021? (keys are compared as written)')
+  })
+})
