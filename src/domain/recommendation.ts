@@ -579,17 +579,22 @@ function contradictionText(contradicted: ReadonlyArray<{ key: string; expected: 
  * (from the moments the auto cell keeps exactly, enough for any check_in_after up to 16).
  * Auto-resolved answers teach nothing, so a preference that changed after the last real answer
  * would never be seen: after `ask.check_in_after` of them the user is asked again.
- * Where the evidence was narrowed to a context value (R-REC-7), since the user's last answer in it,
- * and only the answers given of the option recommended there (the auto cell keeps no context: those
- * of another option were given in another value, where another goes). An answer in plan shows
- * nothing of a preference that changed in run: read over the whole scope, a user asked in plan now
- * and then kept run's answers from ever checking in.
+ * Where the evidence was narrowed to a context value (R-REC-7), since the user's last answer in it
+ * or last answer of the option recommended there anywhere, and only the answers given of that option
+ * (the auto cell keeps no context: those of another option were given in another value, where another
+ * goes). An answer of Tier S in plan shows nothing of a preference that changed in run: read over the
+ * whole scope, a user asked in plan now and then kept run's answers from ever checking in.
  */
 function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelection, recommended: readonly string[], options: readonly string[]): number {
   const [auto] = memory.cells([cellKey.auto(selection.project)]) as [Cell]
   const narrowed = selection.contextKey !== null
   let lastAnswer = -Infinity
   for (const tally of (narrowed ? selection.basis : selection.scoped).tallies.values()) lastAnswer = Math.max(lastAnswer, tally.last)
+  // An answer of the option recommended here, wherever it was recorded, answers a check-in here too:
+  // the Claude Code hooks record every answer without a context, so a check-in asked in run and
+  // answered through AskUserQuestion lands in no value, and read in run alone it was asked again at
+  // every question.
+  if (narrowed) for (const [category, tally] of selection.scoped.tallies) if (agreesWith(category, recommended, options)) lastAnswer = Math.max(lastAnswer, tally.last)
   let count = 0
   for (const [category, tally] of auto.tallies) {
     if (narrowed && !agreesWith(category, recommended, options)) continue

@@ -197,6 +197,25 @@ describe('POST /v1/recommendations: checking in within the context value the evi
     expect((await call('POST', '/v1/observations', { ...run, user_choice: 'Tier L', decision_id: 'u-run', timestamp: before(HOUR) })).status).toBe(201)
     expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ recommended: 'Tier L', ask: false })
   })
+
+  it('takes an answer of the option recommended in run, recorded without a context (as the hooks record), as the check-in answered', async () => {
+    const { call } = await createTestApp()
+    const observations: object[] = [
+      ...Array.from({ length: 30 }, (_, i) => ({ ...run, user_choice: 'Tier L', decision_id: `r-${i}`, timestamp: before(48 * HOUR + i * 60_000) })),
+      ...Array.from({ length: 30 }, (_, i) => ({ ...plan, user_choice: 'Tier S', decision_id: `p-${i}`, timestamp: before(40 * HOUR + i * 60_000) })),
+      ...Array.from({ length: 9 }, (_, i) => ({ ...run, user_choice: 'Tier L', decision_id: `a-${i}`, timestamp: before((20 - i) * HOUR), source: 'auto-resolved' })),
+    ]
+    expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ context_key: 'phase', recommended: 'Tier L', ask: true })
+    // The check-in asked through AskUserQuestion: the PostToolUse hook records the answer with no context.
+    const { context: _, ...noContext } = run
+    expect((await call('POST', '/v1/observations', { ...noContext, user_choice: 'Tier L', decision_id: 'checked-in', timestamp: before(HOUR) })).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ context_key: 'phase', recommended: 'Tier L', ask: false })
+    // An answer of Tier S recorded so is none of run's (Tier S goes in plan): 9 more given in run check in again.
+    const more = Array.from({ length: 9 }, (_, i) => ({ ...run, user_choice: 'Tier L', decision_id: `b-${i}`, timestamp: before(50 * 60_000 - i * 60_000), source: 'auto-resolved' }))
+    expect((await call('POST', '/v1/observations', [...more, { ...noContext, user_choice: 'Tier S', decision_id: 'elsewhere', timestamp: before(30 * 60_000) }])).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ context_key: 'phase', recommended: 'Tier L', ask: true })
+  })
 })
 
 describe('POST /v1/recommendations in a context the user has not worked in lately (R-REC-7)', () => {
