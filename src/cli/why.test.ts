@@ -80,6 +80,29 @@ describe('decision-memory why KEY, the chain as text', () => {
     ])
   })
 
+  it("prints each link's own evidence and source under it, as a service of this version sends them", () => {
+    const record = (key: string) => [{ kind: 'decision-record', summary: `record of ${key}`, uri: null, hash: null }]
+    const why: DecisionWhy = {
+      ...chain('ADR-0002'),
+      chain: [
+        { ...link('ADR-0001', 'superseded', 'old reasons'), source: 'design  review', evidence: record('ADR-0001') },
+        { ...link('ADR-0002', 'accepted', 'new reasons'), source: null, evidence: record('ADR-0002') },
+      ],
+      evidence: record('ADR-0002'),
+    }
+    expect(chainText(why).trimEnd().split('\n')).toEqual([
+      '- ADR-0001 [superseded, advisory] title of ADR-0001',
+      '    decided 2026-01-01',
+      '    why: old reasons',
+      '    source: design review',
+      '    evidence: decision-record: record of ADR-0001',
+      '* ADR-0002 [accepted, advisory] title of ADR-0002',
+      '    decided 2026-01-01',
+      '    why: new reasons',
+      '    evidence: decision-record: record of ADR-0002',
+    ])
+  })
+
   it('asked about the current decision, its evidence comes last, under it', () => {
     const lines = chainText(chain('ADR-0002')).trimEnd().split('\n')
     expect(lines.slice(3)).toEqual([
@@ -316,6 +339,14 @@ describe('decision-memory why --point, the decisions bound to the point', () => 
       '      decided 2026-01-01',
       '      why: its own reasons',
     ])
+    // A service of this version sends each link's evidence: printed under its link, not again.
+    const withEvidence = (key: string) => {
+      const b = bound(key)
+      return { ...b, chain: b.chain.map((l) => ({ ...l, source: null, evidence: chain(l.key).evidence })) }
+    }
+    const lines = pointText({ ...why, decisions: [withEvidence('ADR-0001'), withEvidence('ADR-0002')] } as unknown as PointWhy).trimEnd().split('\n').slice(2)
+    expect(lines.filter((l) => l.includes('record of ADR-0002'))).toEqual(['      evidence: decision-record: record of ADR-0002 <ADR-0002.md>'])
+    expect(lines.at(-1)).toBe('decision ADR-0002: in the chain above')
   })
 })
 

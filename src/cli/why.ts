@@ -38,8 +38,8 @@ function projectHere(): string | undefined {
 
 export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
-  Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
-  rationales, and its evidence. With a FILE (or folder): the chain of each decision imported from
+  Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, each decision with its
+  dates, rationale, source and evidence. With a FILE (or folder): the chain of each decision imported from
   it, a record import-adr read (docs/adr/0005-use-x.md, a DECISIONS.md), then of each decision in
   force scoped to its path or a folder above it (src/billing for src/billing/invoice.ts), then of
   each accepted one stored with a glob path scope (src/billing/**, which applies to none of the
@@ -80,13 +80,16 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
 `
 
 /**
- * A chain as text, oldest first. The evidence is that of the decision asked about (`why.key`), so it
- * is printed under that decision, not after the chain, where it would read as the current one's.
+ * A chain as text, oldest first. Each link's evidence and source are printed under it: why an
+ * earlier choice was made, read from the why of the one that replaced it. A service of an older
+ * version sends the evidence of the decision asked about (`why.evidence`) alone, printed under that
+ * decision, not after the chain, where it would read as the current one's.
  * The newest link is marked `*`; when it is not accepted (revoked, deprecated, still proposed), a
  * last line says which decision of the chain is in force, if any.
  */
 export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string {
-  const evidence = why.evidence.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
+  const evidenceOf = (pieces: DecisionWhy['evidence']) => pieces.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
+  const evidence = evidenceOf(why.evidence)
   const shown = why.chain.some((link) => link.key === why.key)
   const lines = why.chain.map((link) => {
     // A service of an older version sends neither deprecated_at nor revoked_at (undefined): left out, as before.
@@ -110,7 +113,9 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
       reason +
       // A path scope stored as a glob by a version before this applies to none of the paths the glob matches: said under it.
       (link.scope_warning === undefined ? '' : `\n${indent}    warning: ${link.scope_warning}`) +
-      (link.key === why.key ? evidence.map((line) => `\n${line}`).join('') : '')
+      (link.source == null ? '' : `\n${indent}    source: ${link.source.replace(/\s+/g, ' ')}`) +
+      // A service of an older version sends no evidence of a link: the asked decision's, under it, as before.
+      (link.evidence !== undefined ? evidenceOf(link.evidence) : link.key === why.key ? evidence : []).map((line) => `\n${line}`).join('')
     )
   })
   const newest = why.chain.find((link) => link.key === why.current)
@@ -192,6 +197,8 @@ export function pointText(why: PointWhy): string {
     const heading = `decision ${d.key}${effect === null ? '' : ` (${effect})`}:`
     if (d.chain.length > 0 && d.chain.every((link) => printed.has(link.key))) {
       out.push(`${heading} in the chain above`)
+      // Printed under its link above, but by a service of an older version, which sends no link's evidence.
+      if (d.chain.find((link) => link.key === d.key)?.evidence !== undefined) continue
       for (const e of d.evidence) out.push(`    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
       continue
     }

@@ -60,6 +60,10 @@ export interface ChainLink {
   reason: string | null
   supersedes: string | null
   superseded_by: string | null
+  /** Where it was decided (a session, a document, a meeting); null when not said. */
+  source: string | null
+  /** Its own evidence: why D-007 was chosen, read from `why D-038`, which replaced it. */
+  evidence: DecisionRecord['evidence']
   /** Where its stored path scope is a glob, which applies to none of the paths it matches (see scopeWarning); absent otherwise. */
   scope_warning?: string
 }
@@ -1218,6 +1222,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
             reason: history.findLast((e) => e.to === d.status && e.from !== d.status)?.reason ?? null,
             supersedes: d.supersedes,
             superseded_by: d.superseded_by,
+            source: d.source,
+            evidence: d.evidence,
             ...(warning === undefined ? {} : { scope_warning: warning }),
           }
         }),

@@ -372,6 +372,10 @@ const ChainLinkSchema = z.object({
   }),
   supersedes: z.string().nullable(),
   superseded_by: z.string().nullable(),
+  source: z.string().nullable().openapi({ description: 'Where this link was decided (a session, a document, a meeting); null when not said.' }),
+  evidence: z.array(EvidenceSchema).openapi({
+    description: "This link's own evidence, as its decision holds it (as it stood then, with `as_of`): why an earlier choice was made, read from the why of the one that replaced it.",
+  }),
   scope_warning: ScopeWarningField,
 })
 
@@ -382,8 +386,8 @@ const WhyShape = {
     description: 'The newest accepted decision of the chain, the one that holds; null when none is accepted (the newest revoked, deprecated or only proposed).',
   }),
   chain: z.array(ChainLinkSchema),
-  rationale: z.string(),
-  evidence: z.array(EvidenceSchema),
+  rationale: z.string().openapi({ description: 'The rationale of the decision asked about (`key`); each link of `chain` has its own.' }),
+  evidence: z.array(EvidenceSchema).openapi({ description: 'The evidence of the decision asked about (`key`); each link of `chain` has its own.' }),
   events: z.array(EventSchema),
   unrecorded: z.array(z.string()).optional().openapi({
     description: 'In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now.',

@@ -216,6 +216,28 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect([stray.current, stray.in_force]).toEqual(['ADR-0010', 'ADR-0010'])
   })
 
+  it("why gives each link of the chain its own evidence and source, so why D-038 says why D-007 was chosen and why it changed", async () => {
+    const { call, clock } = await createTestApp()
+    const incident = { kind: 'incident', summary: 'Lost writes under load', uri: 'https://example.com/inc/7', content: 'postmortem text' }
+    await call('POST', '/v1/decisions', decision({ key: 'D-007', status: 'accepted', source: 'design review 2026-03', evidence: [incident] }))
+    clock.advance(DAY)
+    const before = clock.now().toISOString()
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions', decision({ key: 'D-038', supersedes: 'D-007', evidence: [{ kind: 'benchmark', summary: 'Joins 40x faster' }] }))
+    await call('POST', '/v1/decisions/D-038/accept', {})
+    const why = (await call('GET', '/v1/decisions/D-038/why')).body
+    expect(why.chain.map((l: any) => [l.key, l.source, l.evidence])).toEqual([
+      ['D-007', 'design review 2026-03', [{ kind: 'incident', summary: 'Lost writes under load', uri: 'https://example.com/inc/7', hash: expect.stringMatching(/^sha256:/) }]],
+      ['D-038', null, [{ kind: 'benchmark', summary: 'Joins 40x faster', uri: null, hash: null }]],
+    ])
+    // The fields the answer had stay as they were: the evidence of the decision asked about.
+    expect(why.evidence).toEqual(why.chain[1].evidence)
+    expect((await call('GET', '/v1/decisions/D-007/why')).body.chain.map((l: any) => l.evidence.length)).toEqual([1, 1])
+    // As it stood then: D-007 alone, its own evidence.
+    const then = (await call('GET', `/v1/decisions/D-007/why?as_of=${before}`)).body
+    expect(then.chain.map((l: any) => [l.key, l.source, l.evidence.map((e: any) => e.kind)])).toEqual([['D-007', 'design review 2026-03', ['incident']]])
+  })
+
   it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
     const { call } = await createTestApp()
     for (const status of ['proposed', 'accepted']) {

@@ -202,6 +202,11 @@ const DIVERGENCES: Divergence[] = [
     },
   },
   {
+    why: "why gives each link of a decision's chain its own evidence and source, so that why D-038 says why D-007, which it replaced, was chosen",
+    where: /^tools\/call .*\.chain\[\d+\]$/,
+    adds: { source: null, evidence: [] },
+  },
+  {
     why: "a label's limit said in words too where a static default or a check's options are taken",
     where: /^tools\/list .*(\.static_default|\[check_decision\]\.inputSchema\.properties\.all_options)\.description$/,
     captured: /(one of `all_options`\.|allows what it keeps\.)$/,
