@@ -37,6 +37,7 @@ const chain = (key: string): DecisionWhy => ({
   current: 'ADR-0002',
   in_force: 'ADR-0002',
   chain: [link('ADR-0001', 'superseded', 'old reasons'), link('ADR-0002', 'accepted', 'new reasons')],
+  proposals: [],
   rationale: key === 'ADR-0001' ? 'old reasons' : 'new reasons',
   evidence: [{ kind: 'decision-record', summary: `record of ${key}`, uri: `${key}.md`, hash: null }],
   events: [],
@@ -101,6 +102,15 @@ describe('decision-memory why KEY, the chain as text', () => {
       '    why: new reasons',
       '    evidence: decision-record: record of ADR-0002',
     ])
+  })
+
+  it('ends with a line for each proposal pending to supersede a link, after the decision in force', () => {
+    const proposal = { key: 'ADR-0003', title: 'Use CockroachDB', enforce: 'required' as const, date: '2026-02-01', decision: 'd', rationale: 'r', supersedes: 'ADR-0002', proposed_at: '2026-02-01T09:00:00.000Z' }
+    const why: DecisionWhy = { ...chain('ADR-0001'), proposals: [proposal] }
+    expect(chainText(why, '  ').trimEnd().split('\n').at(-1)).toBe('  pending: ADR-0003 [proposed, required] Use CockroachDB, proposed 2026-02-01T09:00:00.000Z to supersede ADR-0002')
+    // A service of an older version sends no proposals: nothing is said of them.
+    const { proposals: _, ...older } = why
+    expect(chainText(older as DecisionWhy)).not.toContain('pending')
   })
 
   it('asked about the current decision, its evidence comes last, under it', () => {

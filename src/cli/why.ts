@@ -39,7 +39,8 @@ function projectHere(): string | undefined {
 export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, each decision with its
-  dates, rationale, source and evidence. With a FILE (or folder): the chain of each decision imported from
+  dates, rationale, source and evidence, then each proposal pending to supersede one of them
+  (pending: …). With a FILE (or folder): the chain of each decision imported from
   it, a record import-adr read (docs/adr/0005-use-x.md, a DECISIONS.md), then of each decision in
   force scoped to its path or a folder above it (src/billing for src/billing/invoice.ts), then of
   each accepted one stored with a glob path scope (src/billing/**, which applies to none of the
@@ -85,7 +86,8 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
  * version sends the evidence of the decision asked about (`why.evidence`) alone, printed under that
  * decision, not after the chain, where it would read as the current one's.
  * The newest link is marked `*`; when it is not accepted (revoked, deprecated, still proposed), a
- * last line says which decision of the chain is in force, if any.
+ * line says which decision of the chain is in force, if any; last, a line for each proposal pending
+ * to supersede a link.
  */
 export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string {
   const evidenceOf = (pieces: DecisionWhy['evidence']) => pieces.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
@@ -124,7 +126,11 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
   const held = why.in_force === undefined ? (why.chain.findLast((link) => link.status === 'accepted')?.key ?? null) : why.in_force
   const inForce =
     held === why.current || newest === undefined ? [] : [`${indent}in force: ${held ?? 'none'} (the newest, ${newest.key}, is ${newest.status})`]
-  return [...lines, ...(shown ? [] : evidence), ...inForce].join('\n') + '\n'
+  // A change pending: a proposal to replace a link, not accepted yet (a service of an older version sends none).
+  const pending = (why.proposals ?? []).map(
+    (p) => `${indent}pending: ${p.key} [proposed, ${p.enforce}] ${p.title}, proposed ${p.proposed_at} to supersede ${p.supersedes}`,
+  )
+  return [...lines, ...(shown ? [] : evidence), ...inForce, ...pending].join('\n') + '\n'
 }
 
 /**

@@ -68,6 +68,19 @@ export interface ChainLink {
   scope_warning?: string
 }
 
+/** A proposal not yet accepted or rejected that would supersede a link of a chain: a change pending. */
+export interface PendingProposal {
+  key: string
+  title: string
+  enforce: DecisionRecord['enforce']
+  date: string
+  decision: string
+  rationale: string
+  /** The link of the chain it would replace once accepted. */
+  supersedes: string
+  proposed_at: string
+}
+
 /** `why` of a decision (R-CON-5): its supersede chain, oldest first, its rationale and evidence. */
 export interface DecisionWhy {
   key: string
@@ -85,6 +98,11 @@ export interface DecisionWhy {
    */
   in_force: string | null
   chain: ChainLink[]
+  /**
+   * The proposals (then, with `as_of`) that name a link of the chain in `supersedes` and are not in
+   * it themselves, oldest first: changes pending, which a reviewer of the chain should know of.
+   */
+  proposals: PendingProposal[]
   rationale: string
   evidence: DecisionRecord['evidence']
   events: DecisionEvent[]
@@ -961,6 +979,34 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     return only === undefined ? records : records.filter(only)
   }
 
+  /** The proposals as last read, while no commit of decisions has started or ended since (see acceptedNow). */
+  let proposed: { changes: number; records: DecisionRecord[] } | undefined
+
+  /**
+   * The proposals that would supersede a decision of `keys` and are not among them, oldest first:
+   * now, or at `asOf` as they stood then. Now, read once per change of the decisions, as a point's
+   * why asks for those of each decision bound to it; then, only those that could have been one
+   * (made by then, superseding one now or imported, whose links a re-import may have changed).
+   */
+  async function pendingOn(keys: ReadonlySet<string>, asOf: Date | undefined): Promise<PendingProposal[]> {
+    let records: DecisionRecord[]
+    if (asOf === undefined) {
+      const before = store.changes()
+      if (proposed?.changes !== before) {
+        const read = await store.list({ status: 'proposed' })
+        proposed = store.changes() === before ? { changes: before, records: read } : undefined
+        records = read
+      } else records = proposed.records
+    } else {
+      const candidates = (await store.list()).filter((d) => Date.parse(d.created_at) <= asOf.getTime() && (d.supersedes !== null || d.imported !== null))
+      records = (await asTheyStood(candidates, asOf)).filter((d) => d.status === 'proposed')
+    }
+    return records
+      .filter((d): d is DecisionRecord & { supersedes: string } => d.supersedes !== null && keys.has(d.supersedes) && !keys.has(d.key))
+      .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || compareKeys(a.key, b.key))
+      .map((d) => ({ key: d.key, title: d.title, enforce: d.enforce, date: d.date, decision: d.decision, rationale: d.rationale, supersedes: d.supersedes, proposed_at: d.created_at }))
+  }
+
   /** A decision bound to no point with a limit: checked at every point (see globalLimits). */
   const globalLimit = (d: DecisionRecord) => d.scope.points.length === 0 && d.constraints.some((c) => c.kind === 'limit' && c.value !== undefined)
 
@@ -1234,6 +1280,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         current: (chain[chain.length - 1] as Loaded).record.key,
         in_force: links.findLast((link) => link.status === 'accepted')?.key ?? null,
         chain: links,
+        proposals: await pendingOn(new Set(links.map((link) => link.key)), asOf),
         rationale: record.rationale,
         evidence: record.evidence,
         events: start.events,

@@ -386,6 +386,24 @@ const WhyShape = {
     description: 'The newest accepted decision of the chain, the one that holds; null when none is accepted (the newest revoked, deprecated or only proposed).',
   }),
   chain: z.array(ChainLinkSchema),
+  proposals: z
+    .array(
+      z.object({
+        key: z.string(),
+        title: z.string(),
+        enforce: z.enum(ENFORCE_LEVELS),
+        date: z.string(),
+        decision: z.string(),
+        rationale: z.string(),
+        supersedes: z.string().openapi({ description: 'The link of the chain it would replace once accepted.' }),
+        proposed_at: z.string(),
+      }),
+    )
+    .openapi({
+      description:
+        'Changes pending: the proposals (status `proposed`; with `as_of`, then) that name a link of the chain in `supersedes` and are not in it themselves, oldest first; ' +
+        '`[]` when none. One rejected (revoked) or accepted is no longer listed: accepted, it is in the chain. A service of an older version leaves it out.',
+    }),
   rationale: z.string().openapi({ description: 'The rationale of the decision asked about (`key`); each link of `chain` has its own.' }),
   evidence: z.array(EvidenceSchema).openapi({ description: 'The evidence of the decision asked about (`key`); each link of `chain` has its own.' }),
   events: z.array(EventSchema),

@@ -238,6 +238,33 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(then.chain.map((l: any) => [l.key, l.source, l.evidence.map((e: any) => e.kind)])).toEqual([['D-007', 'design review 2026-03', ['incident']]])
   })
 
+  it('why names the proposals open to supersede a decision of the chain, as a change pending, until they are accepted or rejected', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', title: 'Use SQLite', status: 'accepted' }))
+    expect((await call('GET', '/v1/decisions/D-001/why')).body.proposals).toEqual([])
+    clock.advance(DAY)
+    const proposedAt = clock.now().toISOString()
+    await call('POST', '/v1/decisions', decision({ key: 'D-002', title: 'Use PostgreSQL', rationale: 'Billing needs joins.', enforce: 'required', supersedes: 'D-001' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', title: 'Something else' }))
+    const pending = (await call('GET', '/v1/decisions/D-001/why')).body
+    expect(pending.chain.map((l: any) => l.key)).toEqual(['D-001'])
+    expect(pending.proposals).toEqual([
+      { key: 'D-002', title: 'Use PostgreSQL', enforce: 'required', date: '2026-07-02', decision: 'We do this.', rationale: 'Billing needs joins.', supersedes: 'D-001', proposed_at: proposedAt },
+    ])
+    // The proposal's own why has it in its chain, not among the proposals.
+    expect((await call('GET', '/v1/decisions/D-002/why')).body.proposals).toEqual([])
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/D-002/accept', {})
+    expect((await call('GET', '/v1/decisions/D-001/why')).body.proposals).toEqual([])
+    // As it stood then, it was pending.
+    expect((await call('GET', `/v1/decisions/D-001/why?as_of=${proposedAt}`)).body.proposals.map((p: any) => p.key)).toEqual(['D-002'])
+    // One proposed to replace the newest is pending on the whole chain; rejected, it is no longer.
+    await call('POST', '/v1/decisions', decision({ key: 'D-004', supersedes: 'D-002' }))
+    expect((await call('GET', '/v1/decisions/D-001/why')).body.proposals.map((p: any) => [p.key, p.supersedes])).toEqual([['D-004', 'D-002']])
+    await call('POST', '/v1/decisions/D-004/revoke', { reason: 'not now' })
+    expect((await call('GET', '/v1/decisions/D-002/why')).body.proposals).toEqual([])
+  })
+
   it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
     const { call } = await createTestApp()
     for (const status of ['proposed', 'accepted']) {

@@ -181,7 +181,7 @@ const whyDecision = createRoute({
   path: '/v1/decisions/{key}/why',
   operationId: 'explainDecision',
   tags: ['decisions'],
-  summary: 'Why: the supersede chain, rationale and evidence of a decision (R-CON-5)',
+  summary: 'Why: the supersede chain of a decision, each link with its rationale, source and evidence, and the proposals pending (R-CON-5)',
   description: 'With `as_of`, the chain as it stood then: the decisions of it that existed, their statuses and links then, their events up to then.',
   request: { params: DecisionKeyParam, query: DecisionAsOfQuery },
   responses: { 200: { description: 'The chain, oldest first', ...json(DecisionWhySchema) }, 400: invalid, 404: missingThen },

@@ -117,6 +117,8 @@ interface Divergence {
   refuses?: string[]
   /** For an object (a schema's `properties`): the keys it has now that it did not have, each as it is now. */
   adds?: Record<string, unknown>
+  /** With `adds`: only to an object that has this key (a decision's why, by its `chain`, wherever an answer holds one). */
+  having?: string
 }
 
 const SPACED_OR_INVISIBLE_AT_AN_END = [
@@ -207,6 +209,18 @@ const DIVERGENCES: Divergence[] = [
     adds: { source: null, evidence: [] },
   },
   {
+    why: "why names the proposals pending to supersede a link of a decision's chain, so that a reviewer knows a change is pending",
+    where: /^tools\/call /,
+    having: 'chain',
+    adds: { proposals: [] },
+  },
+  {
+    why: "why with key says each link has its own source and evidence, and names the proposals pending (the two entries above)",
+    where: /^tools\/list .*\.tools\[why\]\.description$/,
+    captured: "With `key`: that decision's supersede chain, rationale and evidence.",
+    now: "With `key`: that decision's supersede chain, each link with its rationale, source and evidence, and the proposals pending to supersede a link (`proposals`).",
+  },
+  {
     why: "a label's limit said in words too where a static default or a check's options are taken",
     where: /^tools\/list .*(\.static_default|\[check_decision\]\.inputSchema\.properties\.all_options)\.description$/,
     captured: /(one of `all_options`\.|allows what it keeps\.)$/,
@@ -249,7 +263,7 @@ function stated(value: unknown, kind: string, divergences: Divergence[], used: S
     if (v === null || typeof v !== 'object') return v
     const object = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'pattern' && typeof x === 'string' ? x : walk(x, `${path}.${k}`)]))
     for (const d of divergences) {
-      if (d.adds === undefined || !d.where.test(`${kind} ${path}`)) continue
+      if (d.adds === undefined || !d.where.test(`${kind} ${path}`) || (d.having !== undefined && !Object.hasOwn(object, d.having))) continue
       // Only a key the captured object lacks: one it has is compared as it was.
       for (const [k, x] of Object.entries(d.adds)) {
         if (Object.hasOwn(object, k)) continue

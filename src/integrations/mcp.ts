@@ -549,8 +549,8 @@ export function createMcpServer(
         'precondition, confidence and how it was computed, the session, recent and long-term layers, the ids of the ' +
         'observations it rests on, what each decision bound to its point did to it (`decisions`), and in `point_why` ' +
         'the decisions bound to its point with their supersede chains and rationales. With `point` alone: what is recommended there, whether the user was asked or answered for, ' +
-        'and the decisions and observations behind it. With `key`: that decision\'s supersede chain, rationale and ' +
-        'evidence. With `file` (a path, absolute or relative to the folder the server was started in): why that file is as ' +
+        'and the decisions and observations behind it. With `key`: that decision\'s supersede chain, each link with its rationale, source and ' +
+        'evidence, and the proposals pending to supersede a link (`proposals`). With `file` (a path, absolute or relative to the folder the server was started in): why that file is as ' +
         'it is, the decisions imported from it (an ADR, a DECISIONS.md) and those in force scoped to its path, each with its chain.',
       inputSchema: whyInput,
     },
