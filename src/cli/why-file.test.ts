@@ -293,6 +293,10 @@ describe('why FILE: the decisions of a file by key, as the store and GET /v1/dec
     expect(globScopedOver('src/billing/invoice.ts', keys.map((k) => scoped(k, 'src/**'))).map((d) => d.key)).toEqual(byStore)
   })
 
+  it('lists one stored with its path spaced at its ends (by a version before that was refused) under the folder it names, as it applies there', () => {
+    expect(scopedTo('src/billing/invoice.ts', [scoped('S-1', ' src/billing'), scoped('S-2', 'src/billing-v2 ')]).map((d) => d.key)).toEqual(['S-1'])
+  })
+
   it('lists the decisions of one line of a record in that order', () => {
     const imported = keys.map((key) => ({ key, status: 'accepted', scope: { path: null }, imported: { path: '0001-x.md', line: 1 } }) as unknown as DecisionRecord)
     expect(importedFrom('docs/adr/0001-x.md', imported).map((d) => d.key)).toEqual(byStore)

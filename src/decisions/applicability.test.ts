@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applies, isWithin, normalizePath, runOfContext } from './applicability'
+import { applies, isWithin, normalizePath, outOfScope, runOfContext } from './applicability'
 import { decisionRecord } from '../../test/support/decision-record'
 import type { DecisionRecord, DecisionScope } from './decision'
 
@@ -35,6 +35,22 @@ describe('applicability (R-CON-4)', () => {
     expect(applies(scoped, { path: 'src/billing-v2/x.ts' })).toBe(false)
     expect(applies(scoped, { path: 'src' })).toBe(false)
     expect(applies(scoped, { path: 'lib/billing' })).toBe(false)
+  })
+
+  it("compares a run's task, path and stage, and a scope stored spaced, without the white space at their ends", () => {
+    const scoped = decision({ task: 'ops', path: 'infra', stage: 'prod' })
+    expect(applies(scoped, { task: ' ops', path: 'infra/main.tf ', stage: ' prod\t' })).toBe(true)
+    // White space alone says no task, path or stage.
+    expect(applies(scoped, { task: 'ops', path: 'infra', stage: '  ' })).toBe(false)
+    expect(outOfScope(scoped, { task: 'ops', path: ' ', stage: 'prod' })).toEqual([{ field: 'path', scope: 'infra', run: null }])
+    expect(applies(decision({}), { task: ' ', path: ' ', stage: ' ' })).toBe(true)
+    // Stored so by a version before such scopes were refused: held by the run named so, and by the run it was written for.
+    const spaced = decision({ task: ' billing', path: 'src/billing ', stage: 'review ' })
+    for (const run of [{ task: ' billing', path: 'src/billing ', stage: 'review ' }, { task: 'billing', path: 'src/billing/x.ts', stage: 'review' }]) {
+      expect(applies(spaced, run), JSON.stringify(run)).toBe(true)
+    }
+    // Spaces inside are ordinary.
+    expect(applies(decision({ stage: 'code review' }), { stage: 'code  review' })).toBe(false)
   })
 
   it('no path given excludes path-scoped decisions', () => {

@@ -38,10 +38,14 @@ function isAboveRoot(path: string): boolean {
   return path === '..' || path.startsWith('../')
 }
 
-/** Whether `path` is `scope` or below it, by whole segments (`src/billing` does not hold `src/billing-v2`). */
+/**
+ * Whether `path` is `scope` or below it, by whole segments (`src/billing` does not hold `src/billing-v2`).
+ * The scope is read without the white space at its ends, as a run's path is (see outOfScope): one
+ * stored spaced by a version before such scopes were refused holds the folder it was written for.
+ */
 export function isWithin(path: string, scope: string): boolean {
   const p = normalizePath(path)
-  const s = normalizePath(scope)
+  const s = normalizePath(scope.trim())
   // `.`, the repository's root, holds every repository-relative path, and no absolute one (the
   // guard sends the cwd as it is outside a repository: `/home/me/scratch`, or `C:\Users\me\scratch`),
   // nor one that leaves the root (`..`, `../other`, `src/../..`): that is above it, not below.
@@ -58,15 +62,30 @@ export interface OutOfScope {
 }
 
 /**
+ * A run's task, path or stage as compared: without the white space at its ends, as what is learned
+ * reads a context's values (contextText): `" prod "` is `prod`, and white space alone says nothing.
+ * A recommendation that said `stage is prod` did not apply the decision scoped to `prod`, and a
+ * check with `stage: " prod "` allowed what it forbids.
+ */
+function runValue(value: string | undefined): string | undefined {
+  const trimmed = value?.trim()
+  return trimmed === '' ? undefined : trimmed
+}
+
+/**
  * Why a decision does not apply to a run, as `applies` reads its scope (R-CON-4): each of its task,
- * path and stage the run is outside of, or does not say; empty when its scope holds the run.
+ * path and stage the run is outside of, or does not say; empty when its scope holds the run. The
+ * run's values and the scope are compared without the white space at their ends (runValue): a scope
+ * stored spaced by a version before such scopes were refused (` billing`) holds the run named so, as
+ * before, and the run it was written for, `billing`.
  */
 export function outOfScope(decision: DecisionRecord, query: ApplicabilityQuery): OutOfScope[] {
   const { task, path, stage } = decision.scope
+  const run = { task: runValue(query.task), path: runValue(query.path), stage: runValue(query.stage) }
   const out: OutOfScope[] = []
-  if (task !== null && task !== query.task) out.push({ field: 'task', scope: task, run: query.task ?? null })
-  if (path !== null && (query.path === undefined || !isWithin(query.path, path))) out.push({ field: 'path', scope: path, run: query.path ?? null })
-  if (stage !== null && stage !== query.stage) out.push({ field: 'stage', scope: stage, run: query.stage ?? null })
+  if (task !== null && task.trim() !== run.task) out.push({ field: 'task', scope: task, run: run.task ?? null })
+  if (path !== null && (run.path === undefined || !isWithin(run.path, path))) out.push({ field: 'path', scope: path, run: run.path ?? null })
+  if (stage !== null && stage.trim() !== run.stage) out.push({ field: 'stage', scope: stage, run: run.stage ?? null })
   return out
 }
 

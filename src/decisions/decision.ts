@@ -123,12 +123,13 @@ export function isCalendarDate(day: string): boolean {
 }
 
 /**
- * A scope's task or stage: ` build` was taken, and held no run's task, which is compared as sent.
- * A tab or a newline at an end is told it is a control character, once, not that it is a space too.
+ * A scope's task or stage: ` build` was taken, and held no run's task, which was compared as sent
+ * (a run's is now compared without the white space at its ends, and so is one stored so: see
+ * outOfScope). A tab or a newline at an end is told it is a control character, once, not that it is a space too.
  * The rule is TrimmedIdentifierSchema's (spacedAtItsEnds), told in a run's words.
  */
 const ScopeNameSchema = IdentifierSchema.refine((name) => !spacedAtItsEnds(name), {
-  error: (issue) => `${endsRule(issue.input)}: a run names its task or stage as sent`,
+  error: (issue) => `${endsRule(issue.input)}: write the task or stage as runs name it`,
 }).meta({ pattern: TRIMMED_IDENTIFIER_PATTERN })
 
 /** What ScopeNameSchema refuses, for the OpenAPI document (a description replaces the identifier's own). */
@@ -215,7 +216,7 @@ export const ScopeSchema = z.strictObject(
       .string({ error: wrongTypeSaid(SCOPE_PATH_RULE) })
       .min(1)
       .max(DECISION_LIMITS.pathLength)
-      // ` src/billing` was taken, and held no path a run names (they are compared as sent, by segment).
+      // ` src/billing` was taken, and held no path a run names (they were compared as sent, by segment).
       .refine((path) => path.trim() === path, `no spaces at its ends: ${SCOPE_PATH_RULE}`)
       // `src/a\u0000b` and a lone U+0085 (which trim keeps) were taken, as no task or stage is: no
       // folder a run names holds one. Those at the ends are told they are spaces, once.

@@ -1345,6 +1345,22 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect((await app.call('GET', '/v1/why?point=complexity-tier&path=services/billing-v2/x.ts&stage=plan')).body.recommendation.state).not.toBe('enforced')
   })
 
+  it('compares the run\'s task, path and stage without the white space at their ends, as what is learned reads them', async () => {
+    const app = await createTestApp()
+    // Learned in `stage: " prod "`: the precondition says `stage is prod`, so the decision scoped to prod holds there.
+    await choose(app, 'Tier S', 30, { context: { stage: ' prod ' } })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['complexity-tier'], stage: 'prod', task: 'SPEC-1', path: 'services/billing' } })
+    const run = { stage: ' prod ', task: 'SPEC-1\t', path: ' services/billing/invoice.ts ' }
+    const rec = (await app.call('POST', '/v1/recommendations', { ...TIER, context: run })).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    const why = (await app.call('GET', `/v1/why?${new URLSearchParams({ point: 'complexity-tier', ...run })}`)).body
+    expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect(why.decisions[0].out_of_scope).toEqual([])
+    // A value of white space alone is no value, as in what is learned: the decision is out of scope.
+    const blank = (await app.call('POST', '/v1/recommendations', { ...TIER, context: { ...run, stage: '  ' } })).body
+    expect(blank.state).not.toBe('enforced')
+  })
+
   it('takes any task, path or stage a recommendation\'s context takes: the MCP why tool passes its context\'s on', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 6)

@@ -731,7 +731,8 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
   })
 
   it('still reads, lists, applies and checks a decision stored with a path scope spaced at its ends, as a version before took it', async () => {
-    // Refused when proposed now; one stored before is kept, applied as it was (to a path sent as written), and said as it was.
+    // Refused when proposed now; one stored before is kept, applied to a path sent as written, and to the folder it names
+    // (paths are compared without the white space at their ends), and said as it was.
     const db = new MemoryLevel<string, string>()
     const written = await createLevelDecisionStore(db as never)
     const stored = decisionRecord('D-SPACED', { scope: { points: [], task: null, path: ' src/billing', stage: null }, constraints: [{ kind: 'must_not', pattern: 'git push --force' }] })
@@ -743,6 +744,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', path: ' src/billing' })
     expect(checked.status).toBe(200)
     expect(checked.body.blocked_by.map((b: any) => b.key)).toEqual(['D-SPACED'])
+    expect((await call('GET', '/v1/decisions/applicable?path=src/billing/x.ts')).body.decisions.map((d: any) => d.key)).toEqual(['D-SPACED'])
     expect((await call('GET', '/v1/decisions/D-SPACED/why')).status).toBe(200)
     // Deprecated or revoked as any other, with nothing to re-send.
     expect((await call('POST', '/v1/decisions/D-SPACED/revoke', { reason: 'spaced path' })).status).toBe(200)
@@ -758,7 +760,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
       }
       // An invisible character at an end, which trim() leaves, no run names either.
       const invisible = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { [field]: 'billing\u200b' } }))
-      expect(invisible.body.error.issues).toEqual([{ path: `scope.${field}`, message: 'no invisible characters at its ends: a run names its task or stage as sent' }])
+      expect(invisible.body.error.issues).toEqual([{ path: `scope.${field}`, message: 'no invisible characters at its ends: write the task or stage as runs name it' }])
       // A tab is a control character, and told so once, not also that it is a space.
       const tab = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { [field]: 'billing\t' } }))
       expect(tab.body.error.issues).toEqual([{ path: `scope.${field}`, message: expect.stringContaining('control characters') }])
@@ -786,10 +788,25 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', task: ' billing', stage: 'review ' })
     expect(checked.status).toBe(200)
     expect(checked.body.blocked_by.map((b: any) => b.key).sort()).toEqual(['D-STAGE', 'D-TASK'])
+    // A run's task and stage are compared without the white space at their ends, and so is the scope stored
+    // so: the run it was written for, `billing`, is held too, as what is learned reads ` billing` as `billing`.
+    const bare = await call('POST', '/v1/decisions/check', { action: 'git push --force', task: 'billing', stage: 'review' })
+    expect(bare.body.blocked_by.map((b: any) => b.key).sort()).toEqual(['D-STAGE', 'D-TASK'])
     for (const key of ['D-TASK', 'D-STAGE']) {
       expect((await call('GET', `/v1/decisions/${key}/why`)).status).toBe(200)
       expect((await call('POST', `/v1/decisions/${key}/revoke`, { reason: 'spaced scope' })).status).toBe(200)
     }
+  })
+
+  it('checks a run whose task, path or stage has white space at its ends as the run without it, in /check and /applicable', async () => {
+    const { call } = await createTestApp()
+    const forbid = [{ kind: 'must_not', pattern: 'terraform destroy' }]
+    await call('POST', '/v1/decisions', decision({ key: 'PROD-1', status: 'accepted', enforce: 'required', scope: { stage: 'prod', task: 'ops', path: 'infra' }, constraints: forbid }))
+    const checked = await call('POST', '/v1/decisions/check', { action: 'terraform destroy', stage: ' prod ', task: 'ops\n', path: ' infra/main.tf' })
+    expect(checked.status).toBe(200)
+    expect(checked.body).toMatchObject({ allowed: false, blocked_by: [{ key: 'PROD-1' }] })
+    const run = new URLSearchParams({ stage: ' prod ', task: ' ops', path: 'infra ' })
+    expect((await call('GET', `/v1/decisions/applicable?${run}`)).body.decisions.map((d: any) => d.key)).toEqual(['PROD-1'])
   })
 
   it("says in the document what a scope's path, task and stage refuse", async () => {
