@@ -985,8 +985,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
   /**
    * The proposals that would supersede a decision of `keys` and are not among them, oldest first:
    * now, or at `asOf` as they stood then. Now, read once per change of the decisions, as a point's
-   * why asks for those of each decision bound to it; then, only those that could have been one
-   * (made by then, superseding one now or imported, whose links a re-import may have changed).
+   * why asks for those of each decision bound to it; then, only those that could have been one:
+   * made by then, and naming a decision they supersede now (a proposal's link stays as it is once
+   * accepted) or still proposed. Rebuilding every decision's history (an imported folder's
+   * thousands) for each link of a point's why would make an audit slow; missed is only a proposal
+   * whose link a re-import dropped since.
    */
   async function pendingOn(keys: ReadonlySet<string>, asOf: Date | undefined): Promise<PendingProposal[]> {
     let records: DecisionRecord[]
@@ -998,7 +1001,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         records = read
       } else records = proposed.records
     } else {
-      const candidates = (await store.list()).filter((d) => Date.parse(d.created_at) <= asOf.getTime() && (d.supersedes !== null || d.imported !== null))
+      const candidates = (await store.list()).filter((d) => Date.parse(d.created_at) <= asOf.getTime() && (d.supersedes !== null || d.status === 'proposed'))
       records = (await asTheyStood(candidates, asOf)).filter((d) => d.status === 'proposed')
     }
     return records
