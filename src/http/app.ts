@@ -15,6 +15,7 @@ import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
+import { queryUserSchemas } from './query-user'
 import { recommendationRoutes, type ValidBodies, validBodies } from './recommendations'
 import { requestLog } from './request-log'
 import { sameMachineOnly } from './same-machine'
@@ -208,7 +209,10 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', limitBody)
   app.use('*', utf8Body)
   app.use('*', emptyFormBody)
-  if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
+  // Read once every route is mounted (below), at the first request, as the route table is.
+  let queryUsers: ReturnType<typeof queryUserSchemas> | undefined
+  const queryUser = (method: string, path: string) => (queryUsers ??= queryUserSchemas(app.openAPIRegistry.definitions as never))(method, path)
+  if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth, queryUser }))
   app.use('*', refuseEncodedBody)
   app.use('*', refuseNotUtf8)
   app.use('*', storeCheck(storeId))

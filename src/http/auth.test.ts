@@ -178,6 +178,42 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await refusal('POST', '/v1/sessions', { user: 'bob' }))[0]).toBe(403)
   })
 
+  it('answers a ?user= no route reads, or one its route refuses, as without auth: 400 naming user, not 403', async () => {
+    const open = await createTestApp()
+    const withAuth = await createTestApp({ auth })
+    const answers = async (method: string, path: string, body?: unknown) => {
+      const answerOf = ({ status, body: answer }: { status: number; body: any }) => [status, answer.error?.code, answer.error?.issues]
+      const without = answerOf(await open.call(method, path, body))
+      const withToken = answerOf(await withAuth.call(method, path, body, as(ALICE)))
+      expect(withToken, `${method} ${path} with auth`).toEqual(without)
+      return withToken
+    }
+    // A route that takes no ?user=: its 400 names the parameter, whoever it names.
+    expect(await answers('POST', '/v1/decisions/check?user=bob', { choice: 'Tier L', point: 'tier' })).toEqual([
+      400,
+      'invalid_request',
+      [{ path: 'user', message: 'unknown query parameter: this route takes none' }],
+    ])
+    expect((await answers('GET', '/v1/decisions/pulses?user=bob'))[0]).toBe(400)
+    // A route that acts for its body's user: one the query names otherwise is told to be given in the body.
+    expect(await answers('POST', '/v1/observations?user=bob', { ...TIER, user: 'alice' })).toEqual([
+      400,
+      'invalid_request',
+      [{ path: 'user', message: 'give the user in the body, not in the query' }],
+    ])
+    // The hook's user, which it writes under: spaces at its ends are refused as the field's, not as another user.
+    const spaced = await answers('POST', '/v1/hooks/claude-code?user=%20alice%20', HOOK)
+    expect(spaced).toEqual([400, 'invalid_request', [{ path: 'user', message: 'no spaces at its ends: " alice " would be another name than "alice"' }]])
+    // A ?user= a route reads is still the token's to act for, and another user's is refused.
+    expect((await withAuth.call('POST', '/v1/hooks/claude-code?user=bob', HOOK, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('GET', '/v1/why?user=bob&point=tier', undefined, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('GET', '/v1/why?user=%20alice%20&point=tier', undefined, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('GET', '/v1/sessions/s-1/personalization?user=bob', undefined, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('POST', '/v1/observations?user=bob', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
+    // Nothing was stored by the refused writes.
+    expect((await withAuth.call('GET', '/v1/users/alice/preferences', undefined, as(ALICE))).body.points).toEqual([])
+  })
+
   it('takes a body without user as acting for default, which a token must name', async () => {
     const { call } = await createTestApp({ auth })
     expect((await call('POST', '/v1/observations', TIER, as(ALICE))).status).toBe(403)

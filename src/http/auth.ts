@@ -4,6 +4,7 @@ import type { Principal, TokenTable } from '../config/load-tokens'
 import { InputError } from '../domain/errors'
 import { IdentifierSchema, quotedName } from '../domain/observation'
 import { errorBody, ErrorSchema } from './errors'
+import type { UserSchema } from './query-user'
 
 /** Routes anyone may call: a load balancer's liveness probe carries no token. */
 const PUBLIC_PATHS = new Set(['/healthz'])
@@ -34,7 +35,7 @@ function asIdentifier(raw: string): string {
 
 /**
  * The users a request names where any route would put them: the path (`/v1/users/{user}`), else
- * the query (`?user=`), and the body (`user`, in every item of an array; not a hook's payload,
+ * the query (`?user=`, on a route that reads it), and the body (`user`, in every item of an array; not a hook's payload,
  * FOREIGN_BODIES). Each route still checks the
  * user it acts for after validation, where a missing `user` has become `default`. A name no route
  * takes (empty, too long, `!bob`) is left to the route, whose 400 names the field (R-SVC-2): it
@@ -43,14 +44,22 @@ function asIdentifier(raw: string): string {
  * never reads (nor most clients and proxies send), and alice's own token was refused it, 403, for
  * a body naming bob.
  */
-async function namedUsers(c: Context): Promise<NamedUser[]> {
+async function namedUsers(c: Context, queryUser: QueryUser): Promise<NamedUser[]> {
   const users: NamedUser[] = []
   const inPath = /^\/v1\/users\/([^/]+)/.exec(c.req.path)
   if (inPath !== null) users.push(asIdentifier(inPath[1] as string))
   // The path names the user of /v1/users/{user}, whatever a `?user=` says: the route refuses one
   // naming another user, 400 naming `user`, as without auth (refuseOtherQueryUser), rather than a
   // 403 that sent alice looking for bob's token to forget herself.
-  else for (const user of c.req.queries('user') ?? []) users.push(user.normalize('NFC'))
+  // A `?user=` is read where the route reads it as its user, and judged as that route judges it:
+  // one the route refuses (the hook's ` alice `, which it would write under) is left to its 400
+  // naming `user`. Where no route reads it, the route answers it as without auth, 400 naming
+  // `user` (unknown there, or another than its body's user): a 403 for a parameter the route never
+  // read sent alice looking for bob's token to check a choice or record her own.
+  else {
+    const schema = queryUser(c.req.method, c.req.path)
+    for (const user of c.req.queries('user') ?? []) if (schema?.safeParse(user).success === true) users.push(user.normalize('NFC'))
+  }
   if ((c.req.method === 'POST' || c.req.method === 'PUT') && !FOREIGN_BODIES.has(c.req.path) && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
     // hono keeps the parsed body, so the route's validator does not read it again.
     const body: unknown = await c.req.json().catch(() => undefined)
@@ -164,11 +173,20 @@ export function actingUser(c: Context, user: string | undefined): string | undef
   return principalOf(c) === undefined ? user : (user ?? 'default')
 }
 
+/** The schema of the `?user=` a route reads as its user (query-user.ts's queryUserSchemas), `undefined` where none reads it. */
+type QueryUser = (method: string, path: string) => UserSchema | undefined
+
+export interface BearerAuthOptions {
+  tokens: TokenTable
+  /** Which routes read a `?user=`, and how; without it, none is read before the route (each route still checks its user). */
+  queryUser?: QueryUser
+}
+
 /**
  * Bearer-token auth (R-SVC-4): every route but /healthz needs `Authorization: Bearer <token>`
  * (401 without a known one), and a token acts only for its users (403). Tokens are never logged.
  */
-export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandler {
+export function bearerAuth({ tokens, queryUser = () => undefined }: BearerAuthOptions): MiddlewareHandler {
   return async function bearerAuth(c, next) {
     if (PUBLIC_PATHS.has(c.req.path) || isRootBrowsed(c)) return next()
     const authorization = c.req.header('authorization')
@@ -185,7 +203,7 @@ export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandle
       })
     }
     c.set('principal' as never, principal as never)
-    authorizeUsers(c, await namedUsers(c))
+    authorizeUsers(c, await namedUsers(c, queryUser))
     await next()
   }
 }

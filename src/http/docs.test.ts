@@ -427,7 +427,7 @@ describe('/docs with --auth (R-SVC-4)', () => {
 })
 
 describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)', () => {
-  type Operation = { requestBody?: unknown; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
+  type Operation = { requestBody?: unknown; parameters?: Array<{ name: string; in: string; description?: string }>; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
   const operations = async () => {
     const { body } = await (await createTestApp()).call('GET', '/openapi.json')
     return Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
@@ -483,10 +483,18 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       }
       if (statuses.includes('401')) expect((await call(method.toUpperCase(), url)).status, name).toBe(401)
       if (statuses.includes('403')) {
-        // Bob named where the route reads its user: the path of /v1/users/{user}, which decides over a query.
-        const forBob = path.includes('{user}') ? path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'user' ? 'bob' : (values[name] ?? 'x'))) : `${url}?user=bob`
-        const other = await call(method.toUpperCase(), forBob, undefined, { authorization: `Bearer ${ALICE}` })
-        expect(other.status, name).toBe(403)
+        // Bob named where the route reads its user: the path of /v1/users/{user}, which decides over a query, a
+        // `?user=` the route reads (one it lets pass for its body's user says `Not read`), else the body of a write.
+        const readsQuery = (operation.parameters ?? []).some((p) => p.in === 'query' && p.name === 'user' && !/^Not read/.test(p.description ?? ''))
+        const forBob = path.includes('{user}') ? path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'user' ? 'bob' : (values[name] ?? 'x'))) : readsQuery ? `${url}?user=bob` : url
+        const body = path.includes('{user}') || readsQuery || method === 'get' ? undefined : { user: 'bob' }
+        if (path.includes('{user}') || readsQuery || body !== undefined) {
+          const other = await call(method.toUpperCase(), forBob, body, { authorization: `Bearer ${ALICE}` })
+          expect(other.status, name).toBe(403)
+        }
+        // A read that names no user (the decisions' list, their pulses) answers it without auth, to a request addressed to another name.
+        const rebound = await open.call(method.toUpperCase(), url, undefined, { host: 'attacker.example:7420' })
+        expect(rebound.status, name).toBe(403)
       }
       if (statuses.includes('413')) {
         const big = JSON.stringify({ user: 'x'.repeat(LIMITS.bodyBytes) })

@@ -109,7 +109,7 @@ const SCOPE_CHALLENGE = {
  * The error answers that come from the app's middleware rather than from a route (app.ts,
  * auth.ts), added here to every operation that can give them instead of being copied into each
  * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
- * /healthz; a `?user=` or a body's `user` may name anyone), 413 wherever a body is read (every
+ * /healthz, for a user the request names; without it, a request not of this machine), 413 wherever a body is read (every
  * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
  * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a
  * URL whose percent-encoding is not UTF-8 is refused before any route (url-encoding.ts),
@@ -149,7 +149,7 @@ export function withMiddlewareErrors(document: Document): Document {
       if (required(operation.security)) {
         common[401] = errorAnswer('No valid bearer token: with auth on, every route but /healthz needs one (R-SVC-4)')
         common[403] = errorAnswer(
-          'The token may not act for a user the request names: in the path (on `/v1/users/{user}`, the path alone), in `?user=` or in the body (R-SVC-4); without auth, ' +
+          'The token may not act for a user the request names: in the path (on `/v1/users/{user}`, the path alone), in a `?user=` the operation reads, or in the body (R-SVC-4); without auth, ' +
             'a request addressed to a name not of this machine (`host`) or sent by a web page of another site (`origin`)',
         )
       }

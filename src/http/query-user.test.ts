@@ -33,8 +33,10 @@ describe('a ?user= on a route that reads its user from the body or the path', ()
     expect((await call('POST', '/v1/observations?user=alice', TIER, as(OPS))).status).toBe(400)
     expect((await call('PUT', '/v1/sessions/s-1/personalization?user=alice', { enabled: false }, as(OPS))).status).toBe(400)
     expect((await call('GET', '/v1/users/default/export', undefined, as(OPS))).body).not.toContain('"type":"session"')
-    // A user the token may not act for is still refused as such.
-    expect((await call('POST', '/v1/observations?user=alice', { ...TIER, user: 'bob' }, as(BOB))).status).toBe(403)
+    // A user the body names that the token may not act for is still refused as such, whatever the query says.
+    expect((await call('POST', '/v1/observations?user=bob', { ...TIER, user: 'alice' }, as(BOB))).status).toBe(403)
+    // One only the query names is not read by the route, which says so as without auth, 400 naming user.
+    expect((await call('POST', '/v1/observations?user=alice', { ...TIER, user: 'bob' }, as(BOB))).status).toBe(400)
   })
 
   it('is taken when it names the user the route acts for', async () => {
