@@ -54,6 +54,18 @@ describe('bearer auth (R-SVC-4)', () => {
     expect(await messageOf(ALICE)).toBe('a bearer token is required')
   })
 
+  it('says what is wrong with a header that separates Bearer from its token by a tab, not that no token was sent (RFC 6750: one space)', async () => {
+    const { call } = await createTestApp({ auth })
+    const refused = await call('GET', '/v1/users/alice/preferences', undefined, { authorization: `Bearer\t${ALICE}` })
+    expect(refused.status).toBe(401)
+    expect(refused.body.error.message).toBe('the Authorization header separates Bearer from its token by a tab: write one space between them (Bearer <token>, RFC 6750)')
+    expect(refused.body.error.issues).toEqual([{ path: 'authorization', message: 'a tab after Bearer: write one space' }])
+    expect((await call('GET', '/v1/users/alice/preferences', undefined, { authorization: `Bearer \t${ALICE}` })).body.error.issues).toEqual([
+      { path: 'authorization', message: 'a tab after Bearer: write one space' },
+    ])
+    expect((await call('GET', '/v1/users/alice/preferences', undefined, { authorization: `bearer  ${ALICE}` })).status).toBe(200)
+  })
+
   it('says invalid_token in WWW-Authenticate for a token sent that is not valid, and no error code for a request without one (RFC 6750 §3.1)', async () => {
     const { app } = await createTestApp({ auth })
     const challenge = async (headers: Record<string, string>) =>

@@ -18,6 +18,19 @@ const isRootBrowsed = (c: Context) => c.req.path === '/' && (c.req.method === 'G
 
 const BEARER = /^Bearer +([^\s]+) *$/i
 
+/**
+ * What separates `Bearer` from a token where RFC 6750 wants a space (`1*SP`), said (`a tab`), or
+ * undefined when nothing does: `Bearer<TAB>token`, as a header pasted from a tab-separated file or
+ * typed in some HTTP clients sends it, was told "a bearer token is required", and its sender
+ * looked for a token missing rather than at the character before it.
+ */
+function badSeparator(authorization: string): string | undefined {
+  const separator = /^Bearer(\s+)\S/i.exec(authorization)?.[1]
+  const odd = separator?.replace(/ /g, '')[0]
+  if (odd === undefined) return undefined
+  return odd === '\t' ? 'a tab' : `U+${odd.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+}
+
 function principalOf(c: Context): Principal | undefined {
   return c.get('principal' as never) as Principal | undefined
 }
@@ -195,10 +208,16 @@ export function bearerAuth({ tokens, queryUser = () => undefined }: BearerAuthOp
       // A token was sent when the header has the scheme and a word after it, one that BEARER does
       // not take included (`Bearer two words`, a passphrase): that one is not valid, not missing.
       const sent = /^Bearer +\S/i.test(authorization ?? '')
-      const message = sent ? 'the bearer token is not valid' : 'a bearer token is required'
+      const separator = sent ? undefined : badSeparator(authorization ?? '')
+      const message = sent
+        ? 'the bearer token is not valid'
+        : separator !== undefined
+          ? `the Authorization header separates Bearer from its token by ${separator}: write one space between them (Bearer <token>, RFC 6750)`
+          : 'a bearer token is required'
+      const issues = separator === undefined ? [] : [{ path: 'authorization', message: `${separator} after Bearer: write one space` }]
       // RFC 6750 §3.1: a token that was sent and is not valid is `invalid_token`, which tells a
       // client to get another rather than send the same again; a request without one gets no error code.
-      return c.json(errorBody(c, 'unauthorized', message), 401, {
+      return c.json(errorBody(c, 'unauthorized', message, issues), 401, {
         'WWW-Authenticate': sent ? 'Bearer realm="decision-memory", error="invalid_token"' : 'Bearer realm="decision-memory"',
       })
     }
