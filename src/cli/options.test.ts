@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { authHeaders, BUDGET_FLAG, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, identifierFlag, isFetchBarredPort, msFlag, msOf, parseFlags, parsePort, timestampFlag, TIMEOUT_FLAG, urlHost, UsageError } from './options'
+import { authHeaders, BUDGET_FLAG, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, identifierFlag, isFetchBarredPort, isLoopback, msFlag, msOf, parseFlags, parsePort, timestampFlag, TIMEOUT_FLAG, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -175,6 +175,20 @@ describe('urlHost', () => {
     expect(urlHost('127.0.0.1')).toBe('127.0.0.1')
     expect(urlHost('localhost')).toBe('localhost')
     expect(new URL(`http://${urlHost('::1')}:7420`).port).toBe('7420')
+  })
+})
+
+describe('isLoopback', () => {
+  it('takes 127.0.0.0/8 in every form the resolver reads as an address there, as Node then binds it, and ::1 and localhost', () => {
+    for (const host of ['127.0.0.1', '127.1', '0x7f.1', '2130706433', '127.0.0.5', '127.000.000.001', '::1', '[::1]', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST']) {
+      expect(isLoopback(host), host).toBe(true)
+    }
+  })
+
+  it('refuses what is no address of 127.0.0.0/8, which the resolver would ask DNS for (127.0.0.999, 127.1.), or another network', () => {
+    for (const host of ['127.0.0.999', '127.0.0.08', '127.1.', '128.1', '10.1', '0.0.0.0', '::', '::ffff:127.0.0.999', 'example.com', '127.0.0.1.example.com']) {
+      expect(isLoopback(host), host).toBe(false)
+    }
   })
 })
 

@@ -1,8 +1,10 @@
+import { isIPv6 } from 'node:net'
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { optionArgs, shellWord } from './bin-path'
 import { IdentifierSchema, TimestampSchema, timestampIssue, TrimmedIdentifierSchema } from '../domain/observation'
+import { ipv4Address } from '../ipv4-address'
 
 /** Where things are unless flags say otherwise (R-SVC-1). */
 export const DEFAULT_PORT = 7420
@@ -279,10 +281,14 @@ export function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
 
-/** Whether a host to bind is this machine only: 127.0.0.0/8, ::1 or localhost. */
+/**
+ * Whether a host to bind is this machine only: 127.0.0.0/8 (in any form the resolver reads as an
+ * address, `127.1` too), ::1 or localhost. `127.0.0.999` is none: the resolver asks DNS for it.
+ */
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
-  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || /^::ffff:127(\.\d{1,3}){3}$/.test(bare)
+  const mapped = /^::ffff:(.*)$/.exec(bare)?.[1]
+  return bare === 'localhost' || bare === '::1' || ipv4Address(bare)?.startsWith('127.') === true || (mapped !== undefined && /^127(\.\d{1,3}){3}$/.test(mapped) && isIPv6(bare))
 }
 
 /** A mistake in how a command was called: printed without a stack, exit code 2. */

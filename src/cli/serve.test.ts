@@ -27,6 +27,19 @@ describe('decision-memory serve', () => {
     }
   })
 
+  it('takes --host 127.1, an IPv4 loopback address in the short form the resolver reads, without --auth, and says the address it binds', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'dm-serve-'))
+    const service = await spawnService({ dataDir, args: ['--host', '127.1'] })
+    try {
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+      const listening = service.lines.map((line) => JSON.parse(line) as { event?: string; host?: string; msg?: string }).find((line) => line.event === 'listening')
+      expect(listening).toMatchObject({ host: '127.0.0.1', msg: `listening on http://127.0.0.1:${service.port}` })
+    } finally {
+      await service.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it('answers a client that half-closes once its request is sent (nc, shutdown(SHUT_WR)), then closes the connection', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'dm-serve-'))
     const service = await spawnService({ dataDir })

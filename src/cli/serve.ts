@@ -16,6 +16,7 @@ import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
+import { ipv4Address } from '../ipv4-address'
 import { DEFAULT_HOST, EnvironmentError, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, configFilePath, urlHost } from './options'
 import { packageVersion } from './package-version'
 
@@ -72,9 +73,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const port = values.port === undefined ? envPort() : parsePort(values.port, '--port')
   // An IPv6 address in brackets, as a URL writes it (`[::1]`), is the address: the brackets are
   // no part of it, and listening on them failed with getaddrinfo ENOTFOUND.
-  const host = (values.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1')
+  const given = (values.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1')
   // Brackets around nothing are an empty --host, which Node would take as every interface.
-  if (host === '') throw new UsageError(`--host ${values.host} is empty: give the address to listen on, or leave --host out`)
+  if (given === '') throw new UsageError(`--host ${values.host} is empty: give the address to listen on, or leave --host out`)
+  // An IPv4 address in a short form (`127.1`) is bound as the resolver reads it, 127.0.0.1: the
+  // address checked below is then the one bound, and the one said where it listens.
+  const host = ipv4Address(given) ?? given
   const shape = hostShapeProblem(values.host ?? DEFAULT_HOST, values.port !== undefined)
   if (shape !== undefined) throw new UsageError(shape)
   const dataDir = dataDirectory(values.data)
@@ -89,7 +93,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // R-SVC-4: off loopback, anyone on the network could read everyone's data without tokens.
   if (authFile === undefined && !isLoopback(host)) {
-    throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
+    throw new UsageError(`--host ${given} is not a loopback address: give --auth TOKENS_FILE`)
   }
   // Asynchronous writes (log-destination.ts): a line per request must not cost a synchronous
   // write on the hot routes; the lines of up to 20 ms go out in one write, in order, and the

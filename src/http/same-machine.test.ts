@@ -34,6 +34,16 @@ describe('without auth, only requests of this machine (a web page cannot reach t
     expect((await call('GET', '/v1/users/bob/export')).body).not.toContain('Postgres')
   })
 
+  it('answers a Host of 127.0.0.0/8 in the short form curl sends as typed (127.1, as serve --host 127.1 binds), and no other network in it', async () => {
+    const { call } = await createTestApp()
+    for (const host of ['127.1:7420', '127.1', '0x7f.1:7420', '2130706433:7420']) {
+      expect((await call('GET', '/v1/decisions', undefined, { host })).status, host).toBe(200)
+    }
+    for (const host of ['10.1:7420', '127.0.0.999:7420', '128.1']) {
+      expect((await call('GET', '/v1/decisions', undefined, { host })).status, host).toBe(403)
+    }
+  })
+
   it('says of a Host sent twice that it was, not that a name of this machine is none of it', async () => {
     const { call } = await createTestApp()
     // Two Host lines reach the app joined, as Node joins them: `localhost:7420, localhost:7420`.

@@ -1,14 +1,17 @@
 import type { MiddlewareHandler } from 'hono'
+import { ipv4Address } from '../ipv4-address'
 import { errorBody } from './errors'
 
-/** A host name or address of this machine: `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8, ::1. */
+/** A host name or address of this machine: `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8 (`127.1` too), ::1. */
 function isLoopbackName(hostname: string): boolean {
   const bare = hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase()
   return (
     bare === 'localhost' ||
     bare.endsWith('.localhost') ||
     bare === '::1' ||
-    /^127(\.\d{1,3}){3}$/.test(bare) ||
+    // 127.0.0.0/8 in any form the resolver reads as an address (curl sends `127.1` as typed): a
+    // number, not a name a site's DNS could point here.
+    ipv4Address(bare)?.startsWith('127.') === true ||
     /^::ffff:127(\.\d{1,3}){3}$/.test(bare)
   )
 }
