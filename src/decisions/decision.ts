@@ -3,6 +3,7 @@ import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, N
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
 import { atMostSaid, countSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
+import { KEY_PATTERN, keyPatternWithout, RESERVED_KEYS } from './key-pattern'
 
 /** Input limits of decisions, documented in README.md. */
 export const DECISION_LIMITS = {
@@ -26,22 +27,16 @@ export const DecisionStatusSchema = z.enum(DECISION_STATUSES, { error: oneOfSaid
 export const ENFORCE_LEVELS = ['required', 'advisory'] as const
 export type EnforceLevel = (typeof ENFORCE_LEVELS)[number]
 
-/**
- * Words that follow `/v1/decisions/` as routes of their own; a decision cannot take them as key.
- * Compared case-insensitively.
- */
-export const RESERVED_KEYS = ['applicable', 'pulses', 'check', 'import'] as const
+export { RESERVED_KEYS } from './key-pattern'
 
-/** What a key is made of; RESERVED_KEYS aside. */
-const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 /** KEY_PATTERN in words, as a key written otherwise (or sent as no string) is told. */
 const KEY_RULE = 'letters, digits, ".", "_" and "-", starting with a letter or digit'
 
 /**
- * KEY_PATTERN but RESERVED_KEYS in any case, for the OpenAPI document: it carries one pattern per
- * string, not a refinement, and no flag, so `[cC][hH][eE][cC][kK]` rather than `/check/i`.
+ * KEY_PATTERN but RESERVED_KEYS in any case, for the published schemas: they carry one pattern per
+ * string, not a refinement, and no flag; and no lookaround, which the MCP tools' patterns avoid.
  */
-const KEY_PATTERN_DOCUMENTED = `^(?!(?:${RESERVED_KEYS.map((word) => [...word].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$)${KEY_PATTERN.source.slice(1)}`
+const KEY_PATTERN_DOCUMENTED = keyPatternWithout(RESERVED_KEYS)
 
 /** A decision's stable key: `D-001`, `ADR-0005`, `20240110-use-log4brains` (letters, digits, `.`, `_`, `-`). */
 export const DecisionKeySchema = z
@@ -54,7 +49,9 @@ export const DecisionKeySchema = z
   .refine((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), {
     message: `must not be one of ${RESERVED_KEYS.join(', ')}`,
   })
-  .openapi({ pattern: KEY_PATTERN_DOCUMENTED })
+  // Meta, not openapi(): read by zod's JSON Schema too, so that the MCP tools' schemas (why's `key`)
+  // refuse the reserved words as the routes do, not only the OpenAPI document.
+  .meta({ pattern: KEY_PATTERN_DOCUMENTED })
 
 /**
  * Decision keys in the store's order, as `GET /v1/decisions` lists them: by code unit (a key is

@@ -254,9 +254,9 @@ function arbitraryOfType(doc: Document, schema: Schema, type: string, depth: num
 }
 
 /**
- * A pattern without its leading negative lookaheads (`^(?!(?:check|…)$)…`, a key not a reserved
- * word; a scope's path, `^(?![ …])(?![\\s\\S]*\\*)…`, lookaheads alone), which fast-check cannot
- * build strings for: the strings built are filtered by the whole. Undefined when nothing is left.
+ * A pattern without its leading negative lookaheads (a scope's path, `^(?![ …])(?![\\s\\S]*\\*)…`,
+ * lookaheads alone), which fast-check cannot build strings for: the strings built are filtered by
+ * the whole. Undefined when nothing is left.
  */
 function withoutLookahead(pattern: string): string | undefined {
   let rest = pattern

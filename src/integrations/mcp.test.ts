@@ -217,7 +217,7 @@ describe('createMcpServer: capabilities', () => {
 })
 
 describe('createMcpServer: the tools’ input schemas', () => {
-  it('carry patterns any JSON Schema validator reads alike: no \\p{…}, which needs JavaScript’s u flag', async () => {
+  it('carry patterns any JSON Schema validator reads alike: no \\p{…}, which needs JavaScript’s u flag, and no lookaround', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     const { tools } = await client.listTools()
     const patterns = new Set<string>()
@@ -227,6 +227,8 @@ describe('createMcpServer: the tools’ input schemas', () => {
     })
     expect(patterns.size).toBeGreaterThan(0)
     for (const pattern of patterns) expect(pattern).not.toMatch(/\\[pP]\{/)
+    // Lookarounds are outside JSON Schema's recommended subset of regular expressions.
+    for (const pattern of patterns) expect(pattern).not.toMatch(/\((?:\?[=!]|\?<[=!])/)
     // The user property of the tools that take one: the names they take pass its patterns with or without the u flag.
     const withUser = tools.filter((tool) => tool.inputSchema.properties?.user !== undefined)
     expect(withUser.map((tool) => tool.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
@@ -258,6 +260,9 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['recommend', 'all_options.1.label', { ...Q, all_options: ['pg', { label: ' ' }] }],
     ['recommend', 'static_default', { ...Q, static_default: '\u00a0' }],
     ['why', 'user', { ...Q, user: '..' }],
+    // The words that follow /v1/decisions/ as routes of their own, in any case: no decision's key.
+    ['why', 'key', { key: 'check' }],
+    ['why', 'key', { key: 'Pulses' }],
     ['record_choice', 'question', { ...Q, question: '  ', user_choice: 'pg' }],
     ['record_choice', 'user_choice', { ...Q, user_choice: ' ' }],
     ['record_choice', 'user_choice.1', { ...Q, user_choice: ['pg', '\ufeff'], multi_select: true }],
@@ -274,6 +279,8 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['recommend', { ...Q, question: ' Which? ', user: '.a', project: '...', session_id: '.!', point: 'a..' }],
     ['recommend', { ...Q, all_options: [' pg ', { label: '\u3000mysql' }], static_default: ' pg' }],
     ['why', { ...Q, user: '..x' }],
+    ['why', { key: 'checks' }],
+    ['why', { key: 'D-check' }],
     ['record_choice', { ...Q, user_choice: ' pg\n', point: '.db', context: { ' ': 'x' } }],
     ['plan_questions', { questions: [{ ...ASK, question: ' Which database? ' }], session_id: '.s' }],
     ['check_decision', { choice: ' pg ', point: '.db', task: '.t', stage: 'x.' }],
@@ -281,7 +288,7 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['check_decision', { action: 'ls', task: '..', stage: '.' }],
   ]
 
-  it('refuse in the schema what the tool refuses: blank text where the service trims it, "." and ".." as a name', async () => {
+  it('refuse in the schema what the tool refuses: blank text where the service trims it, "." and ".." as a name, a route\'s word as a decision\'s key', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     const { tools } = await client.listTools()
     const validator = new AjvJsonSchemaValidator()
