@@ -8,7 +8,7 @@ import { ImportedDecisionSchema, type ImportChange, type ImportedDecision, type 
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { CHECKOUT_DATA_DIR, shellWord } from './bin-path'
-import { cannotRead } from './file-error'
+import { cannotRead } from '../file-error'
 import { specialFileKind } from '../file-kind'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'

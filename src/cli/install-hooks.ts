@@ -2,7 +2,7 @@ import { lstat, mkdir, readFile, readlink, realpath, stat } from 'node:fs/promis
 import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
 import { BIN_PATH, shellWord } from './bin-path'
-import { cannotRead } from './file-error'
+import { cannotRead } from '../file-error'
 import { specialFileKind } from '../file-kind'
 import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'

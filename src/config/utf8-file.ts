@@ -1,6 +1,6 @@
 import { constants } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
-import { codeInWords } from '../cli/file-error'
+import { codeInWords } from '../file-error'
 import { specialFileKind } from '../file-kind'
 
 /**
