@@ -160,20 +160,24 @@ describe('a match rule that could hold the service (R-POL)', () => {
     raw.points[0].match.question = '(\\w|\\d)+$'
     raw.points[1].match.header = '(test|tests?)+ runner'
     raw.points[2].match.question = 'which (?=(a|aa)+b)'
-    const said = (group: string) =>
-      `${group} repeats a group that can match the same text in more than one way (two of its alternatives, or two of its parts, fit the same characters), which can take exponential time on a question that almost matches (every question is tried): write it so that each text is matched one way, as \\w+ for (\\w|\\d)+`
+    raw.points[3].match.header = '^(?:\\s?-?)+$'
+    // The way to write it is said for the group refused: its own alternatives as one set, where each is one character.
+    const said = (group: string, hint: string) =>
+      `${group} repeats a group that can match the same text in more than one way (two of its alternatives, or two of its parts, fit the same characters), which can take exponential time on a question that almost matches (every question is tried): write it so that each text is matched one way: ${hint}`
     expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
       [
         'mine.json: invalid policy',
-        `  points.0.match.question: ${said('(\\w|\\d)+')}`,
-        `  points.1.match.header: ${said('(test|tests?)+')}`,
-        `  points.2.match.question: ${said('(a|aa)+')}`,
+        `  points.0.match.question: ${said('(\\w|\\d)+', 'its alternatives, of one character each, as one set, [\\w\\d]+')}`,
+        `  points.1.match.header: ${said('(test|tests?)+', 'alternatives no text fits two of, nor a run of them another, as (tests?)+ for (test|tests?)+ and a+ for (a|aa)+')}`,
+        `  points.2.match.question: ${said('(a|aa)+', 'alternatives no text fits two of, nor a run of them another, as (tests?)+ for (test|tests?)+ and a+ for (a|aa)+')}`,
+        `  points.3.match.header: ${said('(?:\\s?-?)+', 'parts that cannot split a round in two, one of them at least required, as (?:a|b)* for (a?b?)*, and one repeat where a repeat of varying length is repeated, as a{2,} for (a{2,3})+')}`,
       ].join('\n'),
     )
     // Alternatives that part at once, as most rules' do, are taken.
     raw.points[0].match.question = '(ab|ac)+$'
     raw.points[1].match.header = '(tests?|specs?)+ runner'
     raw.points[2].match.question = 'which (?=(a|b)+c)'
+    raw.points[3].match.header = '^(?:\\s|-)+$'
     expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).not.toThrow()
   })
 })

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ambiguousRepeat } from './ambiguous-repeat'
+import { ambiguousRepeat, oneWayHint } from './ambiguous-repeat'
 
 describe('ambiguousRepeat: a repeat whose text can be matched in two ways at each repeat', () => {
   it.each([
@@ -73,5 +73,45 @@ describe('ambiguousRepeat: a repeat whose text can be matched in two ways at eac
   it('takes every rule of the default policy', () => {
     const policy = JSON.parse(readFileSync(new URL('../../policies/default.json', import.meta.url), 'utf8')) as { points: Array<{ match: Record<string, string> }> }
     for (const point of policy.points) for (const rule of Object.values(point.match)) expect(ambiguousRepeat(rule, 'iu')).toBeUndefined()
+  })
+})
+
+describe('oneWayHint: how to write a repeat ambiguousRepeat found, fitted to its group', () => {
+  const ALTERNATIVES = 'alternatives no text fits two of, nor a run of them another, as (tests?)+ for (test|tests?)+ and a+ for (a|aa)+'
+  const PARTS =
+    'parts that cannot split a round in two, one of them at least required, as (?:a|b)* for (a?b?)*, and one repeat where a repeat of varying length is repeated, as a{2,} for (a{2,3})+'
+
+  it.each([
+    ['(\\w|\\d)+', '[\\w\\d]+'],
+    ['(A|a)+', '[Aa]+'],
+    ['(a|a)*', '[a]*'],
+    ['(a|a)+?', '[a]+?'],
+    ['(a|a){1,30}', '[a]{1,30}'],
+    ['(?<w>[a-z]|\\w)+', '[a-z\\w]+'],
+    ['(?:[а-я]|ж)+', '[а-яж]+'],
+    ['(\\p{L}|é)+', '[\\p{L}é]+'],
+    ['(\\u0905|[\\u0900-\\u097f])+', '[\\u0905\\u0900-\\u097f]+'],
+    ['(-|x|-)+', '[\\-x]+'],
+  ])('writes the alternatives of one character each of %j as one set, %j, which matches each text one way and the same characters', (repeat, rewritten) => {
+    expect(oneWayHint(repeat)).toBe(`its alternatives, of one character each, as one set, ${rewritten}`)
+    expect(ambiguousRepeat(`${rewritten}$`, 'iu')).toBeUndefined()
+    const before = new RegExp(`^(?:${repeat})$`, 'iu')
+    const after = new RegExp(`^(?:${rewritten})$`, 'iu')
+    for (const text of ['a', 'A', 'aa', 'z', '7', '_', '-', 'x', 'é', 'ж', 'б', '\u0905', '\u0915', ' ', '!', 'a7-']) expect(after.test(text), `${repeat} ${text}`).toBe(before.test(text))
+  })
+
+  it.each([
+    ['(test|tests?)+', ALTERNATIVES],
+    ['(a|aa)+', ALTERNATIVES],
+    ['((a|a)b)*', ALTERNATIVES],
+    ['(.|a)+', ALTERNATIVES],
+    ['([^a]|b)+', ALTERNATIVES],
+    ['(?:\\p{Script=Cherokee}|\\p{Script=Cherokee}{2})+', ALTERNATIVES],
+    ['(?:a?b?)*', PARTS],
+    ['(?:\\s?-?)+', PARTS],
+    ['(a{2,3})+', PARTS],
+    ['(?:(?:which )?(?:tier )?)+', PARTS],
+  ])('tells %j the way of its kind', (repeat, hint) => {
+    expect(oneWayHint(repeat)).toBe(hint)
   })
 })

@@ -63,6 +63,67 @@ export function ambiguousRepeat(source: string, flags: string, work = MOST_WORK)
   return undefined
 }
 
+/** What a group of alternatives is told, where they are not all of one character: an example of each way they overlap. */
+const ALTERNATIVES_HINT = 'alternatives no text fits two of, nor a run of them another, as (tests?)+ for (test|tests?)+ and a+ for (a|aa)+'
+/** What a group of parts is told: a round split in two (parts all optional), or a repeat of varying length repeated. */
+const PARTS_HINT =
+  'parts that cannot split a round in two, one of them at least required, as (?:a|b)* for (a?b?)*, and one repeat where a repeat of varying length is repeated, as a{2,} for (a{2,3})+'
+
+/** The quantifier that ends a repeat's source (`+`, `*?`, `{1,30}`). */
+const QUANTIFIER = /(?:[*+?]|\{\d+(?:,\d*)?\})\??$/
+
+/**
+ * How to write `repeat` (one ambiguousRepeat found) so that each text is matched one way, fitted to
+ * its group: alternatives of one character each become one set of them (`[\w\d]+` for
+ * `(\w|\d)+`); other alternatives are told how alternatives overlap, and a group of parts how its
+ * rounds split, each with an example of its kind. A hint for `(\w|\d)+` given of every rule,
+ * `(test|tests?)+` and `(a?b?)*` included, fitted none of those.
+ */
+export function oneWayHint(repeat: string): string {
+  let node: Node
+  try {
+    node = single(parse(repeat, []))
+  } catch {
+    return ALTERNATIVES_HINT
+  }
+  if (node.kind !== 'repeat') return PARTS_HINT
+  const group = single(node.item)
+  if (group.kind === 'alt') {
+    const set = oneSet(group.items.map(single))
+    const quantifier = QUANTIFIER.exec(repeat)?.[0]
+    return set === undefined || quantifier === undefined ? ALTERNATIVES_HINT : `its alternatives, of one character each, as one set, ${set}${quantifier}`
+  }
+  return holdsAlternatives(group) ? ALTERNATIVES_HINT : PARTS_HINT
+}
+
+/** A sequence of one part as that part, as a group's alternatives and a rule of one part are read. */
+function single(node: Node): Node {
+  return node.kind === 'seq' && node.items.length === 1 ? single(node.items[0] as Node) : node
+}
+
+function holdsAlternatives(node: Node): boolean {
+  if (node.kind === 'alt') return true
+  if (node.kind === 'seq') return node.items.some(holdsAlternatives)
+  return node.kind === 'repeat' && holdsAlternatives(node.item)
+}
+
+/**
+ * Alternatives each of one character written as one character set (`[\w\da-z]`), or undefined
+ * where one cannot stand in a set: any character (`.`), a set that is negated, or no character.
+ */
+function oneSet(alternatives: Node[]): string | undefined {
+  const parts: string[] = []
+  for (const alternative of alternatives) {
+    if (alternative.kind !== 'char') return undefined
+    const { atom } = alternative
+    if (atom === '.' || atom.startsWith('[^')) return undefined
+    const part = atom.startsWith('[') ? atom.slice(1, -1) : atom.startsWith('\\') ? atom : /[\\\]^-]/.test(atom) ? `\\${atom}` : atom
+    if (part === '' || parts.includes(part)) continue
+    parts.push(part)
+  }
+  return parts.length === 0 ? undefined : `[${parts.join('')}]`
+}
+
 /** The innermost, leftmost repeat whose own automaton (its group repeated) is ambiguous. */
 function firstAmbiguous(node: Node, flags: string, sample: string[], budget: Budget): string | undefined {
   const inner = node.kind === 'seq' || node.kind === 'alt' ? node.items : node.kind === 'repeat' ? [node.item] : []

@@ -1,6 +1,6 @@
 import { z } from './zod'
 import { normalizeLabel } from './labels'
-import { ambiguousRepeat } from './ambiguous-repeat'
+import { ambiguousRepeat, oneWayHint } from './ambiguous-repeat'
 import { nestedRepeat } from './nested-repeat'
 import { bareName } from './name-ends'
 import { TrimmedIdentifierSchema } from './observation'
@@ -317,7 +317,7 @@ export const PointPolicySchema = z.strictObject({
             ctx.addIssue({
               code: 'custom',
               path: [field],
-              message: `${ambiguous} repeats a group that can match the same text in more than one way (two of its alternatives, or two of its parts, fit the same characters), which can take exponential time on a question that almost matches (every question is tried): write it so that each text is matched one way, as \\w+ for (\\w|\\d)+`,
+              message: `${ambiguous} repeats a group that can match the same text in more than one way (two of its alternatives, or two of its parts, fit the same characters), which can take exponential time on a question that almost matches (every question is tried): write it so that each text is matched one way: ${oneWayHint(ambiguous)}`,
             })
           }
         }
