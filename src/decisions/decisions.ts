@@ -1,6 +1,7 @@
 import type { Clock } from '../clock'
 import { pointPolicy, singleSelectByPolicy } from '../domain/decision-point'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
+import { resolveChoice } from '../domain/labels'
 import { multiSelectOf, type Context, type OptionInput } from '../domain/observation'
 import { offeredOptions } from '../domain/offered-options'
 import type { CompiledPolicy } from '../domain/policy'
@@ -277,6 +278,27 @@ function refuseSeveralAtSingleSelect(
 }
 
 /**
+ * The labels a choice at a multi-select question names, as capture splits it (resolveChoice): an
+ * answer joined with ", " is the options it joins, a label that is an option whole, comma and all,
+ * that one, and what names no option its text. A version before this read `"Tier S, Tier M"` as
+ * one label, which named no option, and allowed it where a required decision rules out Tier M,
+ * while capture stored both.
+ */
+function joinedLabels(choice: string, options: readonly string[]): string[] {
+  const { chosen, other } = resolveChoice(choice, options, true)
+  return chosen.length === 0 ? [choice] : [...chosen, ...(other === null ? [] : [other])]
+}
+
+/** The options known at a point a choice is checked at, where the check sends none: those the decisions there (every decision's, at no point) name, and the policy's default. */
+function optionsNamed(decisions: readonly DecisionRecord[], point: string | undefined, defaultAt: (point: string) => string | undefined): string[] {
+  const at = decisions.filter((d) => point === undefined || d.scope.points.includes(point))
+  const named = at.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'limit' ? [] : [c.option])))
+  const fallback = point === undefined ? undefined : defaultAt(point)
+  return [...new Set([...named, ...(fallback === undefined ? [] : [fallback])])]
+}
+
+/**
+ * The key a decision proposed without one gets/**
  * The key a decision proposed without one gets: `D-` and the number after the highest `D-` number
  * in use (R-CON-1), counted exactly however long it is (a number past 2^53, a timestamp such as
  * `D-20240315120000123456`, was rounded as a Number: the key made was one in use, and every
@@ -1194,14 +1216,17 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
       refuseSeveralAtSingleSelect(run.choice, run.point, multi_select, offered, policy)
-      // As the check says its question was: one label of a multi-select question is a choice of
-      // that one option (must include, and musts of two options do not contradict there), an array
-      // of one at a single-select question is that option (must be, and they do).
-      if (multi_select === true && typeof run.choice === 'string') run.choice = [run.choice]
-      else if (multi_select === false && Array.isArray(run.choice)) run.choice = run.choice[0]
       // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
       const found = await inForce(run, asOf)
+      // As the check says its question was, else as the point's policy says, as capture reads it:
+      // one label of a multi-select question is a choice of that one option (must include, and
+      // musts of two options do not contradict there), and an answer joined with ", " (as
+      // AskUserQuestion gives one) the labels it joins, split among the options known; an array
+      // of one at a single-select question is that option (must be, and they do).
+      const readAs = multi_select ?? (run.point === undefined ? undefined : pointPolicy(run.point, policy)?.multi_select)
+      if (readAs === true && typeof run.choice === 'string') run.choice = joinedLabels(run.choice, offered ?? optionsNamed(found, run.point, defaultAt))
+      else if (readAs === false && Array.isArray(run.choice)) run.choice = run.choice[0]
       const checked = checkAgainst(found, { ...run, offered }, matchPatterns, defaultAt)
       if (asOf === undefined) await store.pulse(checked.checked, 'check', clock.now().toISOString())
       const conflicts = run.point === undefined || run.choice === undefined ? [] : conflictsAt(found, run.point, offered, defaultAt(run.point), typeof run.choice !== 'string')

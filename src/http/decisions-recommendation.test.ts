@@ -1415,6 +1415,60 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
   })
 })
 
+describe('POST /v1/decisions/check of an answer joined with ", " at a multi-select question', () => {
+  const NOT_M = { ...REQUIRED_TIER_L, title: 'Never Tier M', constraints: [{ kind: 'must_not', option: 'Tier M' }] }
+  const TIER = { question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+
+  /** An app whose policy says the complexity tier is multi-select, with Tier M ruled out there. */
+  async function multiTierApp(): Promise<App> {
+    const base = await createTestApp()
+    const points = base.policy.points.map((p) => (p.key === 'complexity-tier' ? { ...p, multi_select: true } : p))
+    const app = await createTestApp({ policy: compilePolicy({ ...base.policy, points }) })
+    expect((await app.call('POST', '/v1/decisions', NOT_M)).status).toBe(201)
+    return app
+  }
+
+  it('reads the labels it joins, as capture stores them (R-CAP-5), and blocks the one ruled out among them', async () => {
+    const app = await multiTierApp()
+    // Captured there, the joined answer is the two options it names, Tier M among them.
+    expect((await app.call('POST', '/v1/observations', { ...TIER, user: 'alice', user_choice: 'Tier S, Tier M' })).status).toBe(201)
+    const text = await (await app.app.request('/v1/users/alice/export')).text()
+    expect(text).toContain('"chosen":["Tier S","Tier M"]')
+    // Checked there, by the policy's multi_select, by the check's own, with or without the options offered.
+    for (const body of [{}, { all_options: TIER.all_options }, { multi_select: true }, { multi_select: true, all_options: TIER.all_options }]) {
+      const checked = await app.call('POST', '/v1/decisions/check', { choice: 'Tier S, Tier M', point: 'complexity-tier', ...body })
+      expect([checked.status, checked.body.allowed, checked.body.blocked_by?.map((b: { message: string }) => b.message)], JSON.stringify(body)).toEqual([
+        200,
+        false,
+        ['at complexity-tier "Tier M" must not be chosen'],
+      ])
+    }
+    // Joined labels that name no option ruled out are allowed, text beside an option too.
+    for (const choice of ['Tier S, Tier L', 'Tier S, something else']) {
+      expect((await app.call('POST', '/v1/decisions/check', { choice, point: 'complexity-tier' })).body.allowed, choice).toBe(true)
+    }
+  })
+
+  it('reads one label there as a multi-select choice of that option, by the point\'s policy as by multi_select: true', async () => {
+    const app = await multiTierApp()
+    expect((await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'Tier S too', constraints: [{ kind: 'must', option: 'Tier S' }] })).status).toBe(201)
+    for (const body of [{}, { multi_select: true }]) {
+      const one = (await app.call('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'complexity-tier', ...body })).body
+      // Musts of two options do not contradict at a multi-select question: the choice must hold both.
+      expect(one, JSON.stringify(body)).toMatchObject({ allowed: false, blocked_by: [{ message: 'at complexity-tier the choice must include "Tier S", not only "Tier L"' }] })
+      expect(one.conflicts, JSON.stringify(body)).toBeUndefined()
+      expect((await app.call('POST', '/v1/decisions/check', { choice: 'Tier L, Tier S', point: 'complexity-tier', ...body })).body.allowed, JSON.stringify(body)).toBe(true)
+    }
+  })
+
+  it('reads it as one label at a single-select question, as capture does', async () => {
+    const app = await multiTierApp()
+    const checked = await app.call('POST', '/v1/decisions/check', { choice: 'Tier S, Tier M', point: 'complexity-tier', multi_select: false })
+    expect([checked.status, checked.body.allowed]).toEqual([200, true])
+  })
+})
+
 describe('POST /v1/decisions/check of an array choice at a point the policy makes single-select', () => {
   /** An app whose policy says the complexity tier is single-select, with Tier L required there. */
   async function singleTierApp(): Promise<App> {
