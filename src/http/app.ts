@@ -15,9 +15,9 @@ import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
-import { queryUserSchemas } from './query-user'
 import { recommendationRoutes, type ValidBodies, validBodies } from './recommendations'
 import { requestLog } from './request-log'
+import { routeUsers } from './route-users'
 import { sameMachineOnly } from './same-machine'
 import { sessionRoutes } from './sessions'
 import type { StoreFailure } from '../open-store'
@@ -210,9 +210,9 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', utf8Body)
   app.use('*', emptyFormBody)
   // Read once every route is mounted (below), at the first request, as the route table is.
-  let queryUsers: ReturnType<typeof queryUserSchemas> | undefined
-  const queryUser = (method: string, path: string) => (queryUsers ??= queryUserSchemas(app.openAPIRegistry.definitions as never))(method, path)
-  if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth, queryUser }))
+  let usersTable: ReturnType<typeof routeUsers> | undefined
+  const usersOf = (method: string, path: string) => (usersTable ??= routeUsers(app.openAPIRegistry.definitions as never))(method, path)
+  if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth, routeUsers: usersOf }))
   app.use('*', refuseEncodedBody)
   app.use('*', refuseNotUtf8)
   app.use('*', storeCheck(storeId))

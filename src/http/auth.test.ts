@@ -226,6 +226,29 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await withAuth.call('GET', '/v1/users/alice/preferences', undefined, as(ALICE))).body.points).toEqual([])
   })
 
+  it("answers a body's user the route does not take, or one it refuses, as without auth: 400 naming the field, not 403", async () => {
+    const open = await createTestApp()
+    const withAuth = await createTestApp({ auth })
+    const answers = async (method: string, path: string, body: unknown) => {
+      const answerOf = ({ status, body: answer }: { status: number; body: any }) => [status, answer.error?.code, answer.error?.issues]
+      const without = answerOf(await open.call(method, path, body))
+      const withToken = answerOf(await withAuth.call(method, path, body, as(ALICE)))
+      expect(withToken, `${method} ${path} ${JSON.stringify(body)} with auth`).toEqual(without)
+      return withToken
+    }
+    // A route whose body has no user: the field is unknown there, whoever it names.
+    expect(await answers('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'tier', user: 'bob' })).toEqual([400, 'invalid_request', [{ path: 'user', message: 'unknown field' }]])
+    // A write's user spaced at its ends, in a body or an item of an array: refused as the field's, not as another user.
+    const spaced = [{ path: 'user', message: 'no spaces at its ends: " alice " would be another name than "alice"' }]
+    expect(await answers('POST', '/v1/observations', { ...TIER, user: ' alice ' })).toEqual([400, 'invalid_request', spaced])
+    expect(await answers('POST', '/v1/sessions', { user: ' alice ' })).toEqual([400, 'invalid_request', spaced])
+    expect((await answers('POST', '/v1/observations', [{ ...TIER, user: 'alice' }, { ...TIER, user: ' alice ' }]))[2]).toEqual([{ ...spaced[0], path: '1.user' }])
+    // A user the route takes is still the token's to act for: another's, or one spaced where a read takes it (a session stored so), is refused.
+    expect((await withAuth.call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('PUT', '/v1/sessions/s-1/personalization', { user: ' alice ' }, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('GET', '/v1/users/alice/preferences', undefined, as(ALICE))).body.points).toEqual([])
+  })
+
   it('takes a body without user as acting for default, which a token must name', async () => {
     const { call } = await createTestApp({ auth })
     expect((await call('POST', '/v1/observations', TIER, as(ALICE))).status).toBe(403)

@@ -4,7 +4,7 @@ import type { Principal, TokenTable } from '../config/load-tokens'
 import { InputError } from '../domain/errors'
 import { IdentifierSchema, quotedName } from '../domain/observation'
 import { errorBody, ErrorSchema } from './errors'
-import type { UserSchema } from './query-user'
+import type { RouteUsers } from './route-users'
 
 /** Routes anyone may call: a load balancer's liveness probe carries no token. */
 const PUBLIC_PATHS = new Set(['/healthz'])
@@ -47,18 +47,19 @@ function asIdentifier(raw: string): string {
 }
 
 /**
- * The users a request names where any route would put them: the path (`/v1/users/{user}`), else
- * the query (`?user=`, on a route that reads it), and the body (`user`, in every item of an array; not a hook's payload,
- * FOREIGN_BODIES). Each route still checks the
- * user it acts for after validation, where a missing `user` has become `default`. A name no route
- * takes (empty, too long, `!bob`) is left to the route, whose 400 names the field (R-SVC-2): it
- * names nobody the token could be refused. The body only of a POST or a PUT, the methods whose
- * routes read one: `DELETE /v1/users/alice` forgets alice whatever a body says, which the route
- * never reads (nor most clients and proxies send), and alice's own token was refused it, 403, for
- * a body naming bob.
+ * The users a request names where its route reads them: the path (`/v1/users/{user}`), else the
+ * query (`?user=`), and the body (`user`, in every item of an array; not a hook's payload,
+ * FOREIGN_BODIES). Each route still checks the user it acts for after validation, where a missing
+ * `user` has become `default`. A name the route does not take (empty, too long, `!bob`, a write's
+ * ` alice `), or a `user` where it takes none, is left to the route, whose 400 names the field
+ * (R-SVC-2): it names nobody the token could be refused. The body only of a POST or a PUT, the
+ * methods whose routes read one: `DELETE /v1/users/alice` forgets alice whatever a body says,
+ * which the route never reads (nor most clients and proxies send), and alice's own token was
+ * refused it, 403, for a body naming bob.
  */
-async function namedUsers(c: Context, queryUser: QueryUser): Promise<NamedUser[]> {
+async function namedUsers(c: Context, routeUsers: RouteUsersOf): Promise<NamedUser[]> {
   const users: NamedUser[] = []
+  const read = routeUsers(c.req.method, c.req.path)
   const inPath = /^\/v1\/users\/([^/]+)/.exec(c.req.path)
   if (inPath !== null) users.push(asIdentifier(inPath[1] as string))
   // The path names the user of /v1/users/{user}, whatever a `?user=` says: the route refuses one
@@ -69,18 +70,19 @@ async function namedUsers(c: Context, queryUser: QueryUser): Promise<NamedUser[]
   // naming `user`. Where no route reads it, the route answers it as without auth, 400 naming
   // `user` (unknown there, or another than its body's user): a 403 for a parameter the route never
   // read sent alice looking for bob's token to check a choice or record her own.
-  else {
-    const schema = queryUser(c.req.method, c.req.path)
-    for (const user of c.req.queries('user') ?? []) if (schema?.safeParse(user).success === true) users.push(user.normalize('NFC'))
-  }
-  if ((c.req.method === 'POST' || c.req.method === 'PUT') && !FOREIGN_BODIES.has(c.req.path) && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
+  else for (const user of c.req.queries('user') ?? []) if (read.query?.safeParse(user).success === true) users.push(user.normalize('NFC'))
+  // So is a body's `user`, where the route's body has one: a check's `user`, an unknown field, is
+  // refused by the route naming it, and a write's ` alice ` with the words that it is spaced.
+  const json = /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')
+  if ((c.req.method === 'POST' || c.req.method === 'PUT') && read.body !== undefined && !FOREIGN_BODIES.has(c.req.path) && json) {
     // hono keeps the parsed body, so the route's validator does not read it again.
     const body: unknown = await c.req.json().catch(() => undefined)
     const items: unknown[] = Array.isArray(body) ? body : [body]
     items.forEach((item, i) => {
       const user = (item as { user?: unknown } | null)?.user
+      if (typeof user !== 'string' || read.body?.safeParse(user).success !== true) return
       // An array's item is named by its place, as every refusal of an item's field is (`1.user`).
-      if (typeof user === 'string') users.push(Array.isArray(body) ? { user: user.normalize('NFC'), path: `${i}.user` } : user.normalize('NFC'))
+      users.push(Array.isArray(body) ? { user: user.normalize('NFC'), path: `${i}.user` } : user.normalize('NFC'))
     })
   }
   return users.filter((named) => IdentifierSchema.safeParse(typeof named === 'string' ? named : named.user).success)
@@ -186,20 +188,20 @@ export function actingUser(c: Context, user: string | undefined): string | undef
   return principalOf(c) === undefined ? user : (user ?? 'default')
 }
 
-/** The schema of the `?user=` a route reads as its user (query-user.ts's queryUserSchemas), `undefined` where none reads it. */
-type QueryUser = (method: string, path: string) => UserSchema | undefined
+/** Where a route reads the user it acts for, and how (route-users.ts). */
+type RouteUsersOf = (method: string, path: string) => RouteUsers
 
 export interface BearerAuthOptions {
   tokens: TokenTable
-  /** Which routes read a `?user=`, and how; without it, none is read before the route (each route still checks its user). */
-  queryUser?: QueryUser
+  /** Which routes read a user in their query or body, and how; without it, none is read before the route (each route still checks its user). */
+  routeUsers?: RouteUsersOf
 }
 
 /**
  * Bearer-token auth (R-SVC-4): every route but /healthz needs `Authorization: Bearer <token>`
  * (401 without a known one), and a token acts only for its users (403). Tokens are never logged.
  */
-export function bearerAuth({ tokens, queryUser = () => undefined }: BearerAuthOptions): MiddlewareHandler {
+export function bearerAuth({ tokens, routeUsers = () => ({}) }: BearerAuthOptions): MiddlewareHandler {
   return async function bearerAuth(c, next) {
     if (PUBLIC_PATHS.has(c.req.path) || isRootBrowsed(c)) return next()
     const authorization = c.req.header('authorization')
@@ -222,7 +224,7 @@ export function bearerAuth({ tokens, queryUser = () => undefined }: BearerAuthOp
       })
     }
     c.set('principal' as never, principal as never)
-    authorizeUsers(c, await namedUsers(c, queryUser))
+    authorizeUsers(c, await namedUsers(c, routeUsers))
     await next()
   }
 }

@@ -430,9 +430,19 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
   type Operation = { requestBody?: unknown; parameters?: Array<{ name: string; in: string; description?: string }>; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
   const operations = async () => {
     const { body } = await (await createTestApp()).call('GET', '/openapi.json')
+    const schemas = body.components.schemas as Record<string, unknown>
     return Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, operation]) => ({ method, path, operation })),
+      Object.entries(ops).map(([method, operation]) => ({ method, path, operation, bodyUser: namesUser(operation.requestBody, schemas) })),
     )
+  }
+  /** Whether a request body's schema (or an item's, or one of its forms') has a `user` property, its components followed. */
+  const namesUser = (part: unknown, schemas: Record<string, unknown>, depth = 0): boolean => {
+    if (part === null || typeof part !== 'object' || depth > 12) return false
+    const ref = (part as { $ref?: string }).$ref
+    if (typeof ref === 'string') return namesUser(schemas[ref.replace('#/components/schemas/', '')], schemas, depth + 1)
+    const properties = (part as { properties?: Record<string, unknown> }).properties
+    if (properties !== undefined && typeof properties === 'object') return Object.hasOwn(properties, 'user')
+    return Object.values(part).some((value) => namesUser(value, schemas, depth + 1))
   }
   /** The statuses the document should list: 401 and 403 but on /healthz, 413 and 415 (a compressed body) with any method but GET, 400, 408, 409 and 431 everywhere. */
   const expected = (method: string, path: string) => [
@@ -472,7 +482,7 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
     const { call } = await createTestApp({ auth: testTokens })
     const open = await createTestApp()
     const values: Record<string, string> = { user: 'alice', key: 'D-001', id: 's-1' }
-    for (const { method, path, operation } of await operations()) {
+    for (const { method, path, operation, bodyUser } of await operations()) {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x')
       const name = `${method} ${path}`
       const statuses = expected(method, path)
@@ -484,15 +494,15 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       if (statuses.includes('401')) expect((await call(method.toUpperCase(), url)).status, name).toBe(401)
       if (statuses.includes('403')) {
         // Bob named where the route reads its user: the path of /v1/users/{user}, which decides over a query, a
-        // `?user=` the route reads (one it lets pass for its body's user says `Not read`), else the body of a write.
+        // `?user=` the route reads (one it lets pass for its body's user says `Not read`), else a body's `user`.
         const readsQuery = (operation.parameters ?? []).some((p) => p.in === 'query' && p.name === 'user' && !/^Not read/.test(p.description ?? ''))
         const forBob = path.includes('{user}') ? path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'user' ? 'bob' : (values[name] ?? 'x'))) : readsQuery ? `${url}?user=bob` : url
-        const body = path.includes('{user}') || readsQuery || method === 'get' ? undefined : { user: 'bob' }
+        const body = path.includes('{user}') || readsQuery || !bodyUser ? undefined : { user: 'bob' }
         if (path.includes('{user}') || readsQuery || body !== undefined) {
           const other = await call(method.toUpperCase(), forBob, body, { authorization: `Bearer ${ALICE}` })
           expect(other.status, name).toBe(403)
         }
-        // A read that names no user (the decisions' list, their pulses) answers it without auth, to a request addressed to another name.
+        // One that reads no user (the decisions' list, a check) answers it without auth, to a request addressed to another name.
         const rebound = await open.call(method.toUpperCase(), url, undefined, { host: 'attacker.example:7420' })
         expect(rebound.status, name).toBe(403)
       }

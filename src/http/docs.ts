@@ -149,7 +149,7 @@ export function withMiddlewareErrors(document: Document): Document {
       if (required(operation.security)) {
         common[401] = errorAnswer('No valid bearer token: with auth on, every route but /healthz needs one (R-SVC-4)')
         common[403] = errorAnswer(
-          'The token may not act for a user the request names: in the path (on `/v1/users/{user}`, the path alone), in a `?user=` the operation reads, or in the body (R-SVC-4); without auth, ' +
+          'The token may not act for a user the request names: in the path (on `/v1/users/{user}`, the path alone), in a `?user=` or a body\'s `user` the operation reads (R-SVC-4); without auth, ' +
             'a request addressed to a name not of this machine (`host`) or sent by a web page of another site (`origin`)',
         )
       }

@@ -1,0 +1,71 @@
+/** A route as the OpenAPI registry holds it: its method, its path (`/v1/sessions/{id}/…`) and its request's parts. */
+interface RegisteredRoute {
+  method: string
+  path: string
+  request?: { query?: unknown; body?: { content?: Record<string, { schema?: unknown } | undefined> } }
+}
+
+/** A schema as the routes validate a user with. */
+export interface UserSchema {
+  safeParse(value: unknown): { success: boolean }
+}
+
+/** Where a route reads the user it acts for, and the schema of each: its `?user=`, the `user` of its body (of each item of an array). */
+export interface RouteUsers {
+  query?: UserSchema | undefined
+  body?: UserSchema | undefined
+}
+
+/** What zod keeps of a schema's kind: enough to find a `user` field through arrays, unions, pipes and defaults. */
+interface ZodDef {
+  type?: string
+  element?: unknown
+  options?: unknown[]
+  in?: unknown
+  out?: unknown
+  innerType?: unknown
+}
+
+/**
+ * The schema of the `user` field of a body (or of each of its items) `schema` validates, the first
+ * found through arrays, unions, pipes and defaults; undefined where a body has none (a decision's,
+ * a check's, a hook's payload).
+ */
+function userField(schema: unknown, depth = 0): UserSchema | undefined {
+  if (schema === null || typeof schema !== 'object' || depth > 8) return undefined
+  const shape = (schema as { shape?: Record<string, UserSchema | undefined> }).shape
+  if (shape !== undefined && typeof shape === 'object') return shape.user
+  const def = (schema as { _zod?: { def?: ZodDef } })._zod?.def
+  if (def === undefined) return undefined
+  const inner = [def.element, ...(def.options ?? []), def.in, def.out, def.innerType]
+  for (const part of inner) {
+    const found = userField(part, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * Where each route reads the user it acts for, from the routes' own schemas: its query's `user`
+ * (`/v1/why`, the hook, a session's read) and its JSON body's (observations, a recommendation, a
+ * plan, sessions). A route reads none where its schema has none: a `?user=` there is unknown or let
+ * pass for the body's or path's user (refuseOtherQueryUser), a body's `user` an unknown field. A
+ * path named as it is (`/v1/decisions/check`) is its own route, not one of a parameter's.
+ */
+export function routeUsers(definitions: ReadonlyArray<{ type: string; route?: RegisteredRoute }>): (method: string, path: string) => RouteUsers {
+  const routes = definitions.flatMap((definition) => {
+    if (definition.type !== 'route' || definition.route === undefined) return []
+    const { method, path, request } = definition.route
+    const users: RouteUsers = {
+      query: (request?.query as { shape?: Record<string, UserSchema | undefined> } | undefined)?.shape?.user,
+      body: userField(request?.body?.content?.['application/json']?.schema),
+    }
+    const parts = path.split('/').map((part) => (/^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    return [{ method: method.toUpperCase(), named: !path.includes('{'), path, pattern: new RegExp(`^${parts.join('/')}$`), users }]
+  })
+  return (method, path) => {
+    const asked = method === 'HEAD' ? 'GET' : method
+    const fitting = routes.filter((route) => route.method === asked && (route.named ? route.path === path : route.pattern.test(path)))
+    return (fitting.find((route) => route.named) ?? fitting[0])?.users ?? {}
+  }
+}
