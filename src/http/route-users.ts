@@ -63,9 +63,11 @@ export function routeUsers(definitions: ReadonlyArray<{ type: string; route?: Re
     const parts = path.split('/').map((part) => (/^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     return [{ method: method.toUpperCase(), named: !path.includes('{'), path, pattern: new RegExp(`^${parts.join('/')}$`), users }]
   })
+  // Asked on every request with a token: a path named as it is by a map lookup, the others by their patterns.
+  const named = new Map(routes.filter((route) => route.named).map((route) => [`${route.method} ${route.path}`, route.users]))
+  const patterned = routes.filter((route) => !route.named)
   return (method, path) => {
     const asked = method === 'HEAD' ? 'GET' : method
-    const fitting = routes.filter((route) => route.method === asked && (route.named ? route.path === path : route.pattern.test(path)))
-    return (fitting.find((route) => route.named) ?? fitting[0])?.users ?? {}
+    return named.get(`${asked} ${path}`) ?? patterned.find((route) => route.method === asked && route.pattern.test(path))?.users ?? {}
   }
 }
