@@ -432,6 +432,9 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(await described(inNone)).toContain(`Default: ${JSON.stringify(outside)}, the folder the server was started in, as the hooks record it.`)
     expect(await described(inRepo)).toContain(`Default: ${JSON.stringify(repo)}, the git repository the server was started in, as the hooks record it.`)
     expect(await described(inHome)).not.toContain('Default:')
+    // HOME set empty (a unit file's `HOME=`, a wrapper) is no home folder: not the folder started in.
+    const emptyHome = await connect({ ...env, HOME: '' }, ['--data', data], outside)
+    expect(await described(emptyHome)).toContain(`Default: ${JSON.stringify(outside)}, the folder the server was started in, as the hooks record it.`)
     for (const [client, id] of [[inRepo, 'in-repo'], [inNone, 'in-none'], [inHome, 'in-home']] as const) {
       const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: id } })
       expect(recorded.isError, textOf(recorded)).toBeFalsy()

@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { join, relative, resolve } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
 import { originName, originUrlIn, pathInRepository, projectOfFolder, projectRoot, realFolder, repositoryName, repositoryRoot, workingProjectOf } from './repository'
 
 describe('the repository a cwd is in', () => {
@@ -171,6 +171,21 @@ describe('the project the MCP server\'s tools and why --point take for the folde
       // A folder under the home folder is a project of its own, as the hook records it.
       expect(workingProjectOf(join(home, 'work'), home)).toBe(join(home, 'work'))
     } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reads the home folder as the other commands do: a HOME set relative or empty is not the folder it resolves to', async () => {
+    const dir = realpathSync(await mkdtemp(join(tmpdir(), 'dm-working-')))
+    try {
+      const notes = join(dir, 'notes')
+      await mkdir(notes)
+      // Resolved as a path, a HOME of `notes` from here (or empty, in the folder started in) named the
+      // project folder itself the home folder: a server started there had no project.
+      vi.stubEnv('HOME', relative(process.cwd(), notes))
+      expect(workingProjectOf(notes)).toBe(notes)
+    } finally {
+      vi.unstubAllEnvs()
       await rm(dir, { recursive: true, force: true })
     }
   })

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path'
+import { homeFolder } from './options'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
 export function holdsGit(dir: string): boolean {
@@ -127,8 +127,10 @@ export function projectOfFolder(cwd: string): string | undefined {
  * folder itself, its links followed (as linkedFolder sends it), so that in a project kept out of git
  * Claude Code's MCP server reads and records where its hooks do. None in the root folder or the home
  * folder, where clients other than Claude Code start an MCP server, in no project of the user's.
+ * The home folder is homeFolder's: a HOME set empty made every folder the server started in the
+ * home folder (`''` resolves to it), so a project kept out of git had no project again.
  */
-export function workingProjectOf(folder: string, home: string = homedir()): string | undefined {
+export function workingProjectOf(folder: string, home: string = homeFolder()): string | undefined {
   const project = projectOfFolder(folder)
   if (project !== undefined) return project
   const real = realFolder(folder)
