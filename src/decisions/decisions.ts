@@ -646,10 +646,10 @@ async function strandedRecords(
  * names no predecessor of its own, so that `why` of either gives the chain; a proposal is revoked,
  * replaced; one superseded or revoked already is final, and stays. One whose status was moved here
  * (accepted over the API while its file said proposed) stays as it is, the import taking no step
- * back: the warning says what to run. One deprecated, revoked or superseded here while its file
- * still says it is in force gives the new key that status (`kept`), and its successor: the file
- * would otherwise put a decision retired here back in force under its new key. Each is said, per
- * former key.
+ * back: the warning says what to run, unless its file now says that status too. One deprecated,
+ * revoked or superseded here while its file still says it is in force gives the new key that
+ * status (`kept`), and its successor: the file would otherwise put a decision retired here back in
+ * force under its new key. Each is said, per former key.
  */
 function carryOver(
   former: DecisionRecord,
@@ -677,7 +677,9 @@ function carryOver(
         `${key} is ${former.status} too` + (by === null ? '' : `, by ${by}`),
     }
   }
-  if (said !== undefined && former.status !== said && canMove(former.status, 'superseded')) {
+  // Moved here, and the file since says so too (its proposal accepted here, then marked Accepted):
+  // nothing of the store's to take back, so carried over as any other, not left in force beside it.
+  if (said !== undefined && former.status !== said && former.status !== created.status && canMove(former.status, 'superseded')) {
     return {
       linked: false,
       warning:

@@ -2023,6 +2023,37 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
     expect([again.created, again.warnings, again.missing]).toEqual([[], [], []])
   })
 
+  it('carries over as any other a decision whose status was moved here when its file now says that status too', async () => {
+    // Proposed in its file, accepted here (or deprecated here while it said accepted), and the file
+    // since edited to say so: nothing of the store's is taken back. Left beside the new key, two
+    // copies of one required decision were in force, warned of at every import.
+    const { call, clock } = await createTestApp()
+    const paths = ['ADR-0004-use-grpc.md', 'ADR-0005-use-kafka.md']
+    const first = [
+      record('ADR-0004-use-grpc', paths[0] as string, { status: 'proposed', enforce: 'required' }),
+      record('ADR-0005-use-kafka', paths[1] as string, { enforce: 'required' }),
+    ]
+    await call('POST', '/v1/decisions/import', { records: first, folder, files: paths })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0004-use-grpc/accept', { reason: 'agreed in review' })).status).toBe(200)
+    expect((await call('POST', '/v1/decisions/ADR-0005-use-kafka/deprecate', { reason: 'moving off Kafka' })).status).toBe(200)
+    clock.advance(DAY)
+    const edited = [
+      record('ADR-0004', paths[0] as string, { enforce: 'required' }),
+      record('ADR-0005', paths[1] as string, { status: 'deprecated', enforce: 'required' }),
+    ]
+    const upgraded = (await call('POST', '/v1/decisions/import', { records: edited, folder, files: paths })).body
+    expect(upgraded.warnings).toEqual([
+      { key: 'ADR-0004-use-grpc', message: 'its file ADR-0004-use-grpc.md is imported as ADR-0004 now; ADR-0004-use-grpc is superseded by ADR-0004, which supersedes it (why ADR-0004 gives both)' },
+      { key: 'ADR-0005-use-kafka', message: 'its file ADR-0005-use-kafka.md is imported as ADR-0005 now; ADR-0005-use-kafka is superseded by ADR-0005, which supersedes it (why ADR-0005 gives both)' },
+    ])
+    const accepted = (await call('GET', '/v1/decisions?status=accepted')).body.decisions
+    expect(accepted.map((d: { key: string }) => d.key)).toEqual(['ADR-0004'])
+    expect((await call('GET', '/v1/decisions/ADR-0005')).body).toMatchObject({ status: 'deprecated', supersedes: 'ADR-0005-use-kafka' })
+    const again = (await call('POST', '/v1/decisions/import', { records: edited, folder, files: paths })).body
+    expect([again.created, again.updated, again.warnings, again.missing]).toEqual([[], [], [], []])
+  })
+
   it('gives the new key the status a decision was deprecated, revoked or superseded to here, not back in force, and a re-import changes nothing', async () => {
     const { call, clock } = await createTestApp()
     const old = [
