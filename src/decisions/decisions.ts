@@ -628,11 +628,16 @@ async function strandedRecords(
       if (d.status !== 'accepted' && d.status !== 'proposed') continue
       const holder = await get(key)
       if (holder === undefined) continue
+      // The key the file has now holds a decision its file still updates (one left beside it at the
+      // carry-over, its status moved here): two files sharing a number are not the cause, and
+      // superseding this one by it carries it over. One final there is the number taken back.
+      const fix =
+        holder.status === 'superseded' || holder.status === 'revoked'
+          ? `another file may have the number it was keyed by: give each its own, or revoke ${d.key} if it no longer holds`
+          : `POST /v1/decisions/${d.key}/supersede {"by": "${key}"} to carry it over, or revoke the one that no longer holds`
       warnings.push({
         key: d.key,
-        message:
-          `its file ${path} is imported as ${key} now, a key held already (${holder.status}): ${d.key} stays ${d.status}, and its file no longer updates it ` +
-          `(another file may have the number it was keyed by: give each its own, or revoke ${d.key} if it no longer holds)`,
+        message: `its file ${path} is imported as ${key} now, a key held already (${holder.status}): ${d.key} stays ${d.status}, and its file no longer updates it (${fix})`,
       })
     }
   }

@@ -2016,6 +2016,17 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
     ])
     expect((await call('GET', '/v1/decisions/ADR-0004-use-grpc')).body).toMatchObject({ status: 'revoked' })
     expect((await call('GET', '/v1/decisions/ADR-0005-use-kafka')).body).toMatchObject({ status: 'accepted' })
+    // Said at each import while it is so, with what to run: no second file numbered 5 is the cause.
+    clock.advance(DAY)
+    const meanwhile = (await call('POST', '/v1/decisions/import', { records: renamed, folder, files: paths })).body
+    expect(meanwhile.warnings).toEqual([
+      {
+        key: 'ADR-0005-use-kafka',
+        message:
+          'its file ADR-0005-use-kafka.md is imported as ADR-0005 now, a key held already (proposed): ADR-0005-use-kafka stays accepted, and its file no longer updates it ' +
+          '(POST /v1/decisions/ADR-0005-use-kafka/supersede {"by": "ADR-0005"} to carry it over, or revoke the one that no longer holds)',
+      },
+    ])
     // What the warning says to run carries it over.
     expect((await call('POST', '/v1/decisions/ADR-0005-use-kafka/supersede', { by: 'ADR-0005' })).status).toBe(200)
     expect((await call('GET', '/v1/decisions/ADR-0005')).body).toMatchObject({ status: 'accepted', supersedes: 'ADR-0005-use-kafka' })
