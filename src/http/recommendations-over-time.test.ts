@@ -216,6 +216,27 @@ describe('POST /v1/recommendations: checking in within the context value the evi
     expect((await call('POST', '/v1/observations', [...more, { ...noContext, user_choice: 'Tier S', decision_id: 'elsewhere', timestamp: before(30 * 60_000) }])).status).toBe(201)
     expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ context_key: 'phase', recommended: 'Tier L', ask: true })
   })
+
+  it('takes an answer of that option in another value where it goes too as the check-in answered, and one of another option in no value as none', async () => {
+    // What the README says of both: the aggregate does not tell an answer in review from one in no
+    // value; and a check-in answered otherwise through the hooks leaves run asked at each question.
+    const { call } = await createTestApp()
+    const review = { ...TIER, context: { phase: 'review' } }
+    const { context: _, ...noContext } = run
+    const observations: object[] = [
+      ...Array.from({ length: 30 }, (_, i) => ({ ...run, user_choice: 'Tier L', decision_id: `r-${i}`, timestamp: before(60 * HOUR + i * 60_000) })),
+      ...Array.from({ length: 30 }, (_, i) => ({ ...plan, user_choice: 'Tier S', decision_id: `p-${i}`, timestamp: before(50 * HOUR + i * 60_000) })),
+      ...Array.from({ length: 9 }, (_, i) => ({ ...run, user_choice: 'Tier L', decision_id: `a-${i}`, timestamp: before((20 - i) * HOUR), source: 'auto-resolved' })),
+    ]
+    expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    const checkIn = { context_key: 'phase', recommended: 'Tier L', ask: true, ask_reason: '9 answers in a row were auto-resolved: checking in with the user' }
+    for (let i = 0; i < 2; i++) {
+      expect((await call('POST', '/v1/observations', { ...noContext, user_choice: 'Tier S', decision_id: `hook-${i}`, timestamp: before((5 - i) * HOUR) })).status).toBe(201)
+      expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject(checkIn)
+    }
+    expect((await call('POST', '/v1/observations', { ...review, user_choice: 'Tier L', decision_id: 'in-review', timestamp: before(HOUR) })).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({ context_key: 'phase', recommended: 'Tier L', ask: false })
+  })
 })
 
 describe('POST /v1/recommendations in a context the user has not worked in lately (R-REC-7)', () => {
