@@ -786,8 +786,8 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await call('POST', `${HOOK}?project=${encodeURIComponent('/home/dev/acme-api')}`, start)).status).toBe(200)
     expect((await observationsOf(store)).map((o) => o.project)).toEqual(['/home/dev/acme-api'])
     expect((await store.getSession('default', 's-moved'))?.project).toBe('/home/dev/acme-api')
-    // Without it, the cwd as before.
-    await call('POST', HOOK, { ...post, tool_use_id: 'toolu_other' })
+    // Without it, the cwd as before (in a session not started in a folder above it).
+    await call('POST', HOOK, { ...post, tool_use_id: 'toolu_other', session_id: 's-other' })
     expect((await observationsOf(store)).map((o) => o.project).sort()).toEqual(['/home/dev/acme-api', '/home/dev/acme-api/packages/web'])
     expect((await call('POST', `${HOOK}?project=`, post)).body.error.issues[0].path).toBe('project')
   })
@@ -1175,6 +1175,57 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...Array(3).fill(FIXTURE_PROJECT), 'acme', null, null, FIXTURE_PROJECT])
     // A PreToolUse is planned in that project too, with the answers recorded there.
     expect((await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), cwd: null })).body.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse' })
+  })
+
+  it('outside a repository, takes the project of the session for a cwd in its folder or below it, as a repository\'s root keeps it', async () => {
+    const { call, store } = await createTestApp()
+    // A folder kept out of git: the hook sends no ?project=, and Claude Code's cwd follows the
+    // agent's cd. The session's questions in projC/docs were recorded and planned as another project.
+    const projC = '/home/dev/projC'
+    const method = { question: 'Which development methodology?', header: 'Method', all_options: ['TDD', 'DDD'] }
+    await call('POST', '/v1/observations', pastChoices(40, 'DDD', { ...method, project: projC }))
+    await call('POST', '/v1/observations', pastChoices(60, 'TDD', { ...method, project: '/home/dev/other' }).map((o, i) => ({ ...o, decision_id: `other-${i}` })))
+    const start = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, { ...start, cwd: projC })).status).toBe(200)
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions = [{ question: method.question, header: method.header, options: method.all_options.map((label) => ({ label, description: label })), multiSelect: false }]
+    for (const [i, cwd] of [projC, `${projC}/docs`, `${projC}/docs/api/`].entries()) {
+      const output = (await call('POST', HOOK, { ...pre, tool_use_id: `toolu_pre_${i}`, cwd })).body.hookSpecificOutput
+      expect(output.updatedInput.answers, cwd).toEqual({ [method.question]: 'DDD (Recommended)' })
+    }
+    // Its answers there are recorded in the session's project, not in a project of the subfolder.
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    expect((await call('POST', HOOK, { ...post, tool_use_id: 'toolu_docs', cwd: `${projC}/docs` })).status).toBe(200)
+    // A cwd outside it keeps its own: another folder, one whose name starts alike, one above it.
+    for (const cwd of ['/home/dev/elsewhere', `${projC}-v2`, '/home/dev']) {
+      expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${cwd}`, cwd })).status).toBe(200)
+    }
+    // ?project= still wins (a repository inside the folder is a project of its own), as does no session.
+    expect((await call('POST', `${HOOK}?project=${encodeURIComponent(`${projC}/vendor/lib`)}`, { ...post, tool_use_id: 'toolu_repo', cwd: `${projC}/vendor/lib/src` })).status).toBe(200)
+    expect((await call('POST', HOOK, { ...post, tool_use_id: 'toolu_none', cwd: `${projC}/docs`, session_id: null })).status).toBe(200)
+    // Nor is it another user's session of that id.
+    expect((await call('POST', `${HOOK}?user=bob`, { ...post, tool_use_id: 'toolu_bob', cwd: `${projC}/docs` })).status).toBe(200)
+    const stored = await observationsOf(store)
+    // What the PreToolUse answered for the user is recorded where it was planned.
+    expect(new Set(stored.filter((o) => o.decision_id?.startsWith('toolu_pre_')).map((o) => o.project))).toEqual(new Set([projC]))
+    const recorded = stored.filter((o) => o.decision_id?.startsWith('toolu_') && !o.decision_id.startsWith('toolu_pre_')).map((o) => o.project ?? null)
+    expect(recorded).toEqual([projC, '/home/dev/elsewhere', `${projC}-v2`, '/home/dev', `${projC}/vendor/lib`, `${projC}/docs`])
+    expect((await observationsOf(store, 'bob')).map((o) => o.project ?? null)).toEqual([`${projC}/docs`])
+    // A resume in a subfolder keeps the session as it was started.
+    expect((await call('POST', HOOK, { ...start, source: 'resume', cwd: `${projC}/docs` })).status).toBe(200)
+    expect(await store.getSession('default', start.session_id)).toMatchObject({ project: projC })
+  })
+
+  it('outside a repository, a session started in the root folder is no project its subfolders share', async () => {
+    const { call, store } = await createTestApp()
+    const start = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, { ...start, cwd: '/' })).status).toBe(200)
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    for (const cwd of ['/', '/srv/notes']) expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${cwd}`, cwd })).status).toBe(200)
+    // Nor is a drive's on Windows.
+    expect((await call('POST', HOOK, { ...start, session_id: 's-win', cwd: 'C:\\' })).status).toBe(200)
+    expect((await call('POST', HOOK, { ...post, session_id: 's-win', tool_use_id: 'toolu_win', cwd: 'C:\\Users\\dev\\notes' })).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual(['/', '/srv/notes', 'C:\\Users\\dev\\notes'])
   })
 
   it('refuses a PreToolUse or PostToolUse whose tool_name is not a string, naming it: an AskUserQuestion\'s answers are not dropped unsaid', async () => {

@@ -195,6 +195,12 @@ export interface HookOptions {
    */
   project?: string | undefined
   /**
+   * The project of the event's session, when the sender named none and the `cwd` is in that
+   * session's folder (or is no folder): the event's project, which no path is taken relative to,
+   * as the sender found no repository there (handleClaudeCodeHook sets it).
+   */
+  sessionProject?: string | undefined
+  /**
    * Where the `cwd` is in its checkout, when the sender knows it: for a git worktree the project
    * is its repository's main working tree, which the cwd is not under.
    */
@@ -229,9 +235,9 @@ function relativeToProject(payload: ClaudeCodeHookPayload, options: HookOptions)
   return cwd === root ? '.' : cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1) : undefined
 }
 
-/** The project of an event: the one the sender named, else its `cwd` (see projectOf). */
+/** The project of an event: the one the sender named, else its session's (handleClaudeCodeHook), else its `cwd` (see projectOf). */
 function projectOfEvent(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
-  return projectOf(options.project ?? payload.cwd ?? undefined)
+  return projectOf(options.project ?? options.sessionProject ?? payload.cwd ?? undefined)
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -1440,15 +1446,34 @@ export interface HookReply {
  */
 export async function handleClaudeCodeHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookReply> {
   const readable = await withReadableSession(memory, options.user, payload)
-  // A cwd that is no folder, or none at all, and no project named: the project of the session,
-  // where it was started in one (its SessionStart's cwd), so that its answers are where the user's
-  // others in that folder are, not under none, which a project's own recommendation does not read.
-  const inSession =
-    options.project === undefined && (readable.cwd ?? null) === null && readable.session_id !== undefined
-      ? ((await memory.sessionProject(options.user, readable.session_id)) ?? undefined)
-      : undefined
-  const answer = await answerHook(memory, readable, inSession === undefined ? options : { ...options, project: inSession })
+  // No project named (the sender found no repository): the project of the session, where it was
+  // started in one (its SessionStart's cwd), for a cwd that is no folder, or none at all, so that
+  // its answers are where the user's others in that folder are, not under none, which a project's
+  // own recommendation does not read; and for a cwd in that folder or below it, where Claude Code
+  // has followed the agent's cd, as a repository's root keeps the project of a session that moved.
+  const session = options.project === undefined && readable.session_id !== undefined ? await memory.sessionProject(options.user, readable.session_id) : undefined
+  const cwd = readable.cwd ?? null
+  const inSession = typeof session === 'string' && (cwd === null || inProjectFolder(cwd, session)) ? session : undefined
+  const answer = await answerHook(memory, readable, inSession === undefined ? options : { ...options, sessionProject: inSession })
   return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
+}
+
+/** A path as folders are compared: NFC, forward slashes, none at its end (`/` and `C:/` are then `` and `C:`). */
+function comparablePath(path: string): string {
+  return path.normalize('NFC').replace(/\\/g, '/').replace(/\/+$/, '')
+}
+
+/**
+ * Whether `cwd` is the folder `project` names or below it, by whole segments (`/p/docs` is in
+ * `/p`, `/p-v2` is not). A project that is no absolute folder (a name sent as `?project=`, one
+ * kept by a hash) holds no cwd; nor does a root (`/`, `C:\`), which is every project's folder.
+ */
+function inProjectFolder(cwd: string, project: string): boolean {
+  const folder = comparablePath(project)
+  // A root, compared, is `` or `C:`: not absolute, so none.
+  if (!folder.startsWith('/') && !/^[A-Za-z]:\//.test(folder)) return false
+  const here = comparablePath(cwd)
+  return here === folder || here.startsWith(`${folder}/`)
 }
 
 /**
