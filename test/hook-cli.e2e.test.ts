@@ -498,6 +498,23 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(preferences.points).toMatchObject([{ observations: 2, projects: [repo] }])
   })
 
+  it('outside a repository, records the session\'s folder as the project wherever below it the agent\'s cwd has moved', async () => {
+    const { data, spool } = await workdir()
+    const parent = tempDir('dm-notes-')
+    const notes = join(parent, 'notes')
+    await mkdir(join(notes, 'drafts'), { recursive: true })
+    await mkdir(join(parent, 'elsewhere'))
+    const service = await serve(data)
+    expect(await hook({ ...claudeCodeFixture('session-start'), cwd: notes }, service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    const at = (cwd: string, toolUseId: string) => ({ ...claudeCodeFixture('post-tool-use-single'), cwd, tool_use_id: toolUseId })
+    expect(await hook(at(notes, 'toolu_root'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    expect(await hook(at(join(notes, 'drafts'), 'toolu_sub'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    // A folder outside the session's is a project of its own, as before.
+    expect(await hook(at(join(parent, 'elsewhere'), 'toolu_out'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ observations: number; projects: string[] }> }
+    expect(preferences.points).toMatchObject([{ observations: 3, projects: [join(parent, 'elsewhere'), notes].sort() }])
+  })
+
   it('records a git worktree\'s choices in its repository\'s project, and plans its questions with its own folder as the path', async () => {
     const { data, spool } = await workdir()
     const parent = tempDir('dm-repo-')
