@@ -112,6 +112,38 @@ describe('decision-memory why --point', () => {
     expect(both.stderr).toContain('give --project or --all-projects, not both')
   })
 
+  it('with --session, outside a repository below the folder the session was started in, explains the point in the session\'s project, as the hooks record it there', async () => {
+    const parent = tempDir('dm-why-')
+    const service = await startService(join(parent, 'data'))
+    running.push(service)
+    const notes = join(parent, 'notes')
+    await mkdir(join(notes, 'drafts'), { recursive: true })
+    const post = (path: string, body: unknown) => fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    // Tier M in notes, Tier S more often elsewhere: the hooks of a session started in notes plan
+    // its questions in notes/drafts from notes' choices, Tier M first.
+    const choice = (i: number, project: string, tier: string) => ({ decision_id: `c-${i}`, user: 'alice', project, session_id: `s-${i}`, question: 'Which complexity tier should this SPEC use?', all_options: ['Tier S', 'Tier M', 'Tier L'], user_choice: tier })
+    const observations = [...Array.from({ length: 6 }, (_, i) => choice(i, notes, 'Tier M')), ...Array.from({ length: 10 }, (_, i) => choice(100 + i, 'elsewhere', 'Tier S'))]
+    expect((await post('/v1/observations', observations)).status).toBe(201)
+    expect((await post('/v1/sessions', { user: 'alice', session_id: 's-notes', project: notes })).status).toBe(201)
+    expect((await post('/v1/sessions', { user: 'alice', session_id: 's-beside', project: join(parent, 'other') })).status).toBe(201)
+    const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' }
+    const drafts = join(notes, 'drafts')
+    const inSession = await runCli(['why', '--point', 'complexity-tier', '--session', 's-notes'], { env, cwd: drafts })
+    expect(inSession.stderr).toBe('')
+    expect(inSession.stdout).toContain(`project ${notes}, session s-notes)`)
+    expect(inSession.stdout).toContain('recommended: Tier M')
+    // Without --session, or in a session started elsewhere or not known, the folder's own, as before.
+    for (const session of [[], ['--session', 's-beside'], ['--session', 's-unknown']]) {
+      const folder = await runCli(['why', '--point', 'complexity-tier', ...session], { env, cwd: drafts })
+      expect(folder.code, session.join(' ')).toBe(0)
+      expect(folder.stdout, session.join(' ')).toContain(`project ${drafts}`)
+      expect(folder.stdout, session.join(' ')).toContain('recommended: Tier S')
+    }
+    // --project given wins.
+    const named = await runCli(['why', '--point', 'complexity-tier', '--session', 's-notes', '--project', 'elsewhere'], { env, cwd: drafts })
+    expect(named.stdout).toContain('project elsewhere, session s-notes)')
+  })
+
   it('takes --project . for the project the hook records where it runs: in a worktree, its repository\'s', async () => {
     const parent = tempDir('dm-why-')
     const service = await startService(join(parent, 'data'))

@@ -9,8 +9,8 @@ import { shownName } from '../domain/observation'
 import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag, momentAheadLocally } from './options'
-import { projectOf } from '../integrations/claude-code'
-import { pathInRepository, projectOfFolder, workingProjectOf } from './repository'
+import { inProjectFolder, projectOf } from '../integrations/claude-code'
+import { pathInRepository, projectOfFolder, realFolder, workingProjectOf } from './repository'
 import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -36,6 +36,31 @@ function projectHere(): string | undefined {
   }
 }
 
+/**
+ * The project of the session `sessionId` of `user`, when the folder this runs in, in no repository,
+ * is the folder it was started in or below it: the project the hooks record its events in there
+ * (handleClaudeCodeHook), Claude Code's cwd following the agent's cd. Undefined otherwise, and for a
+ * session not found or not read (the point's own request then says what is wrong).
+ */
+async function sessionProjectHere(sessionId: string, user: string, dataDir: string | undefined, policyFile: string | undefined): Promise<string | undefined> {
+  let answer
+  try {
+    answer = await throughServiceOrLocal({
+      method: 'GET',
+      path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization?${new URLSearchParams({ user })}`,
+      dataDir,
+      policyFile,
+      expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),
+      local: (memory) => memory.session({ session_id: sessionId, user }),
+      writesNothing: true,
+    })
+  } catch {
+    return undefined
+  }
+  const project = answer.status === 200 ? (answer.body as { project?: unknown }).project : undefined
+  return typeof project === 'string' && inProjectFolder(realFolder(process.cwd()), project) ? project : undefined
+}
+
 export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, each decision with its
@@ -53,7 +78,9 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
   --project PROJECT  with --point: the project whose context the recommendation is made in;
                      \`.\`: the one the hook records here (the repository's root; a worktree's
                      main checkout; outside one, the folder), which is also the default, as for
-                     the MCP server's tools; in / or the home folder, none (every project)
+                     the MCP server's tools; in / or the home folder, none (every project);
+                     with --session, outside a repository below the folder that session
+                     was started in, the session's project, as the hooks record it there
   --all-projects     with --point: across every project, as in / or the home folder, wherever
                      the command runs
   --session ID       with --point: the session asked in, whose personalization (then) decides
@@ -328,7 +355,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       throw new UsageError(`--${flag} .: the folder this runs in is gone (removed since the shell entered it): give the ${flag} by name, or run it in a folder that exists`)
     }
   }
-  const project =
+  let project =
     values.project === undefined
       ? point === undefined || values['all-projects'] === true
         ? undefined
@@ -366,6 +393,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if (values.policy !== undefined) {
     values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
+  }
+  // Asked in a session, in a folder kept out of git below the one it was started in: its project,
+  // where the hooks recorded and planned its questions there, not the folder's own.
+  if (values.project === undefined && project !== undefined && run.session_id !== undefined && projectOfFolder(process.cwd()) === undefined) {
+    project = (await sessionProjectHere(run.session_id, user, values.data, values.policy)) ?? project
   }
   // One decision's chain (or the point's answer), asked and printed. `orElse`: what answers instead
   // when no decision has the key, if it has anything to say (a folder of records deleted since).

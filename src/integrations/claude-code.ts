@@ -1468,7 +1468,7 @@ function comparablePath(path: string): string {
  * `/p`, `/p-v2` is not). A project that is no absolute folder (a name sent as `?project=`, one
  * kept by a hash) holds no cwd; nor does a root (`/`, `C:\`), which is every project's folder.
  */
-function inProjectFolder(cwd: string, project: string): boolean {
+export function inProjectFolder(cwd: string, project: string): boolean {
   const folder = comparablePath(project)
   // A root, compared, is `` or `C:`: not absolute, so none.
   if (!folder.startsWith('/') && !/^[A-Za-z]:\//.test(folder)) return false
