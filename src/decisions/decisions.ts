@@ -298,7 +298,6 @@ function optionsNamed(decisions: readonly DecisionRecord[], point: string | unde
 }
 
 /**
- * The key a decision proposed without one gets/**
  * The key a decision proposed without one gets: `D-` and the number after the highest `D-` number
  * in use (R-CON-1), counted exactly however long it is (a number past 2^53, a timestamp such as
  * `D-20240315120000123456`, was rounded as a Number: the key made was one in use, and every
