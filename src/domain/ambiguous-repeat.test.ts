@@ -92,6 +92,10 @@ describe('oneWayHint: how to write a repeat ambiguousRepeat found, fitted to its
     ['(\\p{L}|é)+', '[\\p{L}é]+'],
     ['(\\u0905|[\\u0900-\\u097f])+', '[\\u0905\\u0900-\\u097f]+'],
     ['(-|x|-)+', '[\\-x]+'],
+    // A set's `-` at its edge is a character there, and stays one beside the others, not the end of a range.
+    ['([a-]|-)+', '[a\\-\\-]+'],
+    ['(-|[-a])+', '[\\-\\-a]+'],
+    ['([a-]|a)+', '[a\\-a]+'],
   ])('writes the alternatives of one character each of %j as one set, %j, which matches each text one way and the same characters', (repeat, rewritten) => {
     expect(oneWayHint(repeat)).toBe(`its alternatives, of one character each, as one set, ${rewritten}`)
     expect(ambiguousRepeat(`${rewritten}$`, 'iu')).toBeUndefined()

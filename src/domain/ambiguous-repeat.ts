@@ -117,11 +117,24 @@ function oneSet(alternatives: Node[]): string | undefined {
     if (alternative.kind !== 'char') return undefined
     const { atom } = alternative
     if (atom === '.' || atom.startsWith('[^')) return undefined
-    const part = atom.startsWith('[') ? atom.slice(1, -1) : atom.startsWith('\\') ? atom : /[\\\]^-]/.test(atom) ? `\\${atom}` : atom
+    const part = atom.startsWith('[') ? literalEdgeDashes(atom.slice(1, -1)) : atom.startsWith('\\') ? atom : /[\\\]^-]/.test(atom) ? `\\${atom}` : atom
     if (part === '' || parts.includes(part)) continue
     parts.push(part)
   }
   return parts.length === 0 ? undefined : `[${parts.join('')}]`
+}
+
+/**
+ * A set's inside with a `-` at its start or end, a character there, escaped: beside another set's
+ * inside it would end a range, `[a-]` and `-` written `[a-\-]`, a range out of order, which a
+ * policy pasting the hint refused, and `-` and `[-a]` written `[\--a]`, every character from `-`
+ * to `a`, digits and capitals among them.
+ */
+function literalEdgeDashes(inside: string): string {
+  const started = inside.startsWith('-') ? `\\${inside}` : inside
+  // A `-` at the end after an even run of backslashes (none, or `\\` escaping one) is unescaped.
+  const escapes = /(\\*)-$/.exec(started)?.[1]?.length
+  return escapes !== undefined && escapes % 2 === 0 ? `${started.slice(0, -1)}\\-` : started
 }
 
 /** The innermost, leftmost repeat whose own automaton (its group repeated) is ambiguous. */
