@@ -16,20 +16,28 @@ export interface RouteUsers {
   body?: UserSchema | undefined
 }
 
-/** What zod keeps of a schema's kind: enough to find a `user` field through arrays, unions, pipes and defaults. */
+/** What zod keeps of a schema's kind: enough to find a `user` field through arrays, tuples, unions, intersections, pipes, defaults and lazy schemas. */
 interface ZodDef {
   type?: string
   element?: unknown
+  items?: unknown[]
+  rest?: unknown
   options?: unknown[]
+  left?: unknown
+  right?: unknown
   in?: unknown
   out?: unknown
   innerType?: unknown
+  getter?: () => unknown
 }
 
 /**
  * The schema of the `user` field of a body (or of each of its items) `schema` validates, the first
- * found through arrays, unions, pipes and defaults; undefined where a body has none (a decision's,
- * a check's, a hook's payload).
+ * found through arrays, tuples, unions, intersections, pipes, defaults and lazy schemas; undefined
+ * where a body has none (a decision's, a check's, a hook's payload). One missed here is not judged
+ * before its route (which still checks the user it acts for): `Base.and(…)` or `z.lazy(…)` was
+ * missed, and a request naming another user in such a body was answered the route's 400 for its
+ * other fields, not the 403 every other route's body gets.
  */
 function userField(schema: unknown, depth = 0): UserSchema | undefined {
   if (schema === null || typeof schema !== 'object' || depth > 8) return undefined
@@ -37,7 +45,8 @@ function userField(schema: unknown, depth = 0): UserSchema | undefined {
   if (shape !== undefined && typeof shape === 'object') return shape.user
   const def = (schema as { _zod?: { def?: ZodDef } })._zod?.def
   if (def === undefined) return undefined
-  const inner = [def.element, ...(def.options ?? []), def.in, def.out, def.innerType]
+  const lazy = typeof def.getter === 'function' ? def.getter() : undefined
+  const inner = [def.element, ...(def.items ?? []), def.rest, ...(def.options ?? []), def.left, def.right, def.in, def.out, def.innerType, lazy]
   for (const part of inner) {
     const found = userField(part, depth + 1)
     if (found !== undefined) return found
@@ -57,7 +66,7 @@ export function routeUsers(definitions: ReadonlyArray<{ type: string; route?: Re
     if (definition.type !== 'route' || definition.route === undefined) return []
     const { method, path, request } = definition.route
     const users: RouteUsers = {
-      query: (request?.query as { shape?: Record<string, UserSchema | undefined> } | undefined)?.shape?.user,
+      query: userField(request?.query),
       body: userField(request?.body?.content?.['application/json']?.schema),
     }
     const parts = path.split('/').map((part) => (/^\{.+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
