@@ -108,6 +108,11 @@ describe('decision-memory why KEY, the chain as text', () => {
     const proposal = { key: 'ADR-0003', title: 'Use CockroachDB', enforce: 'required' as const, date: '2026-02-01', decision: 'd', rationale: 'r', supersedes: 'ADR-0002', proposed_at: '2026-02-01T09:00:00.000Z' }
     const why: DecisionWhy = { ...chain('ADR-0001'), proposals: [proposal] }
     expect(chainText(why, '  ').trimEnd().split('\n').at(-1)).toBe('  pending: ADR-0003 [proposed, required] Use CockroachDB, proposed 2026-02-01T09:00:00.000Z to supersede ADR-0002')
+    // One accepting would not make the change it names says so, as the service tells it.
+    const stale = { ...proposal, supersedes: 'ADR-0001', warning: 'accepting it is refused: ADR-0001 is superseded by ADR-0002 already' }
+    expect(chainText({ ...why, proposals: [stale] }).trimEnd().split('\n').at(-1)).toBe(
+      'pending: ADR-0003 [proposed, required] Use CockroachDB, proposed 2026-02-01T09:00:00.000Z to supersede ADR-0001 (accepting it is refused: ADR-0001 is superseded by ADR-0002 already)',
+    )
     // A service of an older version sends no proposals: nothing is said of them.
     const { proposals: _, ...older } = why
     expect(chainText(older as DecisionWhy)).not.toContain('pending')

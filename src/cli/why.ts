@@ -155,7 +155,10 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
     held === why.current || newest === undefined ? [] : [`${indent}in force: ${held ?? 'none'} (the newest, ${newest.key}, is ${newest.status})`]
   // A change pending: a proposal to replace a link, not accepted yet (a service of an older version sends none).
   const pending = (why.proposals ?? []).map(
-    (p) => `${indent}pending: ${p.key} [proposed, ${p.enforce}] ${p.title}, proposed ${p.proposed_at} to supersede ${p.supersedes}`,
+    (p) =>
+      `${indent}pending: ${p.key} [proposed, ${p.enforce}] ${p.title}, proposed ${p.proposed_at} to supersede ${p.supersedes}` +
+      // Accepting it would be refused, or replace nothing: said, rather than left to the 409.
+      (p.warning === undefined ? '' : ` (${p.warning})`),
   )
   return [...lines, ...(shown ? [] : evidence), ...inForce, ...pending].join('\n') + '\n'
 }

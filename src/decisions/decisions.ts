@@ -80,6 +80,23 @@ export interface PendingProposal {
   /** The link of the chain it would replace once accepted. */
   supersedes: string
   proposed_at: string
+  /**
+   * Where accepting it would not replace that link: refused (the link is proposed, or was replaced
+   * by another since) or replacing nothing (the link is revoked, and it leaves the chain); absent otherwise.
+   */
+  warning?: string
+}
+
+/**
+ * What accepting a proposal pending on `link` (the link it names, as it stands) would not do, as
+ * acceptIn reads it: listed as a change pending, it was accepted into a 409 (a link still proposed,
+ * or replaced by another since), or, the link revoked, accepted on its own and gone from the chain.
+ */
+function pendingWarning(link: ChainLink): string | undefined {
+  if (link.status === 'proposed') return `accepting it is refused while ${link.key} is proposed: accept ${link.key} first`
+  if (link.status === 'superseded') return `accepting it is refused: ${link.key} is superseded${link.superseded_by === null ? '' : ` by ${link.superseded_by}`} already`
+  if (link.status === 'revoked') return `accepted, it supersedes nothing: ${link.key} is revoked`
+  return undefined
 }
 
 /** `why` of a decision (R-CON-5): its supersede chain, oldest first, its rationale and evidence. */
@@ -1011,7 +1028,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
   let proposed: { changes: number; records: DecisionRecord[] } | undefined
 
   /**
-   * The proposals that would supersede a decision of `keys` and are not among them, oldest first:
+   * The proposals that would supersede a link of `links` and are not among them, oldest first, each
+   * with what accepting it would not do (pendingWarning, of the link as it stood):
    * now, or at `asOf` as they stood then. Now, read once per change of the decisions, as a point's
    * why asks for those of each decision bound to it; then, only those that could have been one:
    * made by then, and naming a decision they supersede now (a proposal's link stays as it is once
@@ -1019,7 +1037,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
    * thousands) for each link of a point's why would make an audit slow; missed is only a proposal
    * whose link a re-import dropped since.
    */
-  async function pendingOn(keys: ReadonlySet<string>, asOf: Date | undefined): Promise<PendingProposal[]> {
+  async function pendingOn(links: readonly ChainLink[], asOf: Date | undefined): Promise<PendingProposal[]> {
+    const byKey = new Map(links.map((link) => [link.key, link]))
     let records: DecisionRecord[]
     if (asOf === undefined) {
       const before = store.changes()
@@ -1033,9 +1052,13 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       records = (await asTheyStood(candidates, asOf)).filter((d) => d.status === 'proposed')
     }
     return records
-      .filter((d): d is DecisionRecord & { supersedes: string } => d.supersedes !== null && keys.has(d.supersedes) && !keys.has(d.key))
+      .filter((d): d is DecisionRecord & { supersedes: string } => d.supersedes !== null && byKey.has(d.supersedes) && !byKey.has(d.key))
       .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || compareKeys(a.key, b.key))
-      .map((d) => ({ key: d.key, title: d.title, enforce: d.enforce, date: d.date, decision: d.decision, rationale: d.rationale, supersedes: d.supersedes, proposed_at: d.created_at }))
+      .map((d) => {
+        const warning = pendingWarning(byKey.get(d.supersedes) as ChainLink)
+        const pending = { key: d.key, title: d.title, enforce: d.enforce, date: d.date, decision: d.decision, rationale: d.rationale, supersedes: d.supersedes, proposed_at: d.created_at }
+        return warning === undefined ? pending : { ...pending, warning }
+      })
   }
 
   /** A decision bound to no point with a limit: checked at every point (see globalLimits). */
@@ -1314,7 +1337,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         current: (chain[chain.length - 1] as Loaded).record.key,
         in_force: links.findLast((link) => link.status === 'accepted')?.key ?? null,
         chain: links,
-        proposals: await pendingOn(new Set(links.map((link) => link.key)), asOf),
+        proposals: await pendingOn(links, asOf),
         rationale: record.rationale,
         evidence: record.evidence,
         events: start.events,

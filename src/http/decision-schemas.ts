@@ -397,12 +397,18 @@ const WhyShape = {
         rationale: z.string(),
         supersedes: z.string().openapi({ description: 'The link of the chain it would replace once accepted.' }),
         proposed_at: z.string(),
+        warning: z.string().optional().openapi({
+          description:
+            'Where accepting it would not replace that link, as the link stands (then, with `as_of`): refused (409) while the link is proposed ' +
+            '(`accepting it is refused while D-002 is proposed: accept D-002 first`) or once another replaced it (`accepting it is refused: D-001 is superseded by D-002 already`), ' +
+            'or, the link revoked, accepted on its own, leaving this chain (`accepted, it supersedes nothing: D-002 is revoked`); absent otherwise.',
+        }),
       }),
     )
     .openapi({
       description:
         'Changes pending: the proposals (status `proposed`; with `as_of`, then) that name a link of the chain in `supersedes` and are not in it themselves, oldest first; ' +
-        '`[]` when none. One rejected (revoked) or accepted is no longer listed: accepted, it is in the chain. A service of an older version leaves it out.',
+        '`[]` when none. One rejected (revoked) or accepted is no longer listed: accepted, it is in the chain, but where the link it names was revoked (see `warning`). A service of an older version leaves it out.',
     }),
   rationale: z.string().openapi({ description: 'The rationale of the decision asked about (`key`); each link of `chain` has its own.' }),
   evidence: z.array(EvidenceSchema).openapi({ description: 'The evidence of the decision asked about (`key`); each link of `chain` has its own.' }),

@@ -265,6 +265,46 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions/D-002/why')).body.proposals).toEqual([])
   })
 
+  it('says of a proposal pending whose link was replaced, is proposed or revoked what accepting it would do, as of each moment', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions', decision({ key: 'D-002', supersedes: 'D-001' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', supersedes: 'D-001' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-004', supersedes: 'D-002' }))
+    const bothOpen = clock.now().toISOString()
+    const warnings = async (key: string, asOf?: string) =>
+      (await call('GET', `/v1/decisions/${key}/why${asOf === undefined ? '' : `?as_of=${asOf}`}`)).body.proposals.map((p: any) => [p.key, p.warning ?? null])
+    // D-002 is itself only proposed: D-004 cannot be accepted before it (409 invalid_transition).
+    expect(await warnings('D-002')).toEqual([
+      ['D-003', null],
+      ['D-004', 'accepting it is refused while D-002 is proposed: accept D-002 first'],
+    ])
+    expect((await call('POST', '/v1/decisions/D-004/accept', {})).status).toBe(409)
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/D-002/accept', {})
+    // D-001 was replaced by D-002: D-003, still listed (someone would change it), cannot be accepted (409 already_superseded).
+    expect(await warnings('D-002')).toEqual([
+      ['D-003', 'accepting it is refused: D-001 is superseded by D-002 already'],
+      ['D-004', null],
+    ])
+    expect((await call('POST', '/v1/decisions/D-003/accept', {})).status).toBe(409)
+    // As it stood then, both were open to acceptance.
+    expect(await warnings('D-001', bothOpen)).toEqual([
+      ['D-002', null],
+      ['D-003', null],
+    ])
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/D-002/revoke', { reason: 'not after all' })
+    // Revoked, D-002 is replaced by nothing: D-004 accepted holds on its own, and leaves this chain.
+    expect(await warnings('D-002')).toEqual([
+      ['D-003', 'accepting it is refused: D-001 is superseded by D-002 already'],
+      ['D-004', 'accepted, it supersedes nothing: D-002 is revoked'],
+    ])
+    expect((await call('POST', '/v1/decisions/D-004/accept', {})).status).toBe(200)
+    expect((await call('GET', '/v1/decisions/D-002/why')).body.chain.map((l: any) => l.key)).toEqual(['D-001', 'D-002'])
+  })
+
   it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
     const { call } = await createTestApp()
     for (const status of ['proposed', 'accepted']) {
