@@ -3142,6 +3142,36 @@ describe('POST /v1/decisions/check at every shell command', () => {
   })
 })
 
+describe('the proposals pending in a why, at a point with many decisions bound to it', () => {
+  it("reads the store once for them, not once per decision bound, and, as of a moment, no history of a decision outside the chains", async () => {
+    const db = new InstrumentedLevel()
+    const { call, clock } = await createTestApp({ db })
+    // Decisions of other chains, half of them superseding one: what an imported folder holds.
+    const others = 40
+    for (let i = 0; i < others; i++) await call('POST', '/v1/decisions', decision({ key: `X-${i}`, status: 'accepted', supersedes: i % 2 === 1 ? `X-${i - 1}` : undefined }))
+    // Six versions of one decision, each bound to the point: its why asks for each one's chain.
+    for (let i = 0; i < 6; i++) {
+      clock.advance(60_000)
+      await call('POST', '/v1/decisions', decision({ key: `P-${i}`, status: 'accepted', supersedes: i === 0 ? undefined : `P-${i - 1}`, scope: { points: ['complexity-tier'] } }))
+    }
+    await call('POST', '/v1/decisions', decision({ key: 'P-NEXT', supersedes: 'P-5' }))
+    const stored = others + 7
+    const read = async (query: string) => {
+      db.readsIn.clear()
+      const why = (await call('GET', `/v1/why?user=alice&point=complexity-tier${query}`)).body
+      expect(why.decisions.map((d: any) => d.proposals.map((p: any) => p.key))).toEqual(Array(6).fill(['P-NEXT']))
+      return { decisions: db.readsIn.get('decisions') ?? 0, events: db.readsIn.get('decision-events') ?? 0 }
+    }
+    const now = await read('')
+    // Once for the store, besides the chains' links: a read per decision bound made it 7 times the store.
+    expect(now.decisions).toBeLessThan(2 * stored)
+    const audit = await read(`&as_of=${clock.now().toISOString()}`)
+    expect(audit.decisions).toBeLessThan(2 * stored)
+    // The histories of the chains and of the proposals on them, not of each decision that supersedes another.
+    expect(audit.events).toBeLessThan(2 * now.events)
+  })
+})
+
 describe('a key not found that another differs from only in case or in the zeros of its number', () => {
   it('names that key, wherever a key is looked up, and a key found as written is unchanged', async () => {
     const { call } = await createTestApp()
