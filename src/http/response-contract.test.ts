@@ -197,6 +197,8 @@ describe('every answer fits the OpenAPI document: its status, content type and s
     await send('POST', '/v1/decisions/D-TIER/supersede', { by: 'D-001', reason: 'billing moved' })
     await send('GET', '/v1/decisions/D-TIER')
     await send('GET', `/v1/decisions/D-TIER?as_of=${START}`)
+    // A proposal naming a link another replaced since: pending, with a warning.
+    await send('POST', '/v1/decisions', { key: 'D-LATE', title: 'Too late', decision: 'd', rationale: 'r', supersedes: 'D-TIER' })
     await send('GET', '/v1/decisions/D-TIER/why')
     await send('GET', '/v1/decisions/D-001/why')
     await send('POST', '/v1/decisions/D-001/deprecate', {})
