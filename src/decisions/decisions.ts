@@ -1052,9 +1052,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
    * with what accepting it would not do (pendingWarning, of the link as it stood): now, or at
    * `asOf` as they stood then. Then, only those that could have been one are rebuilt: made by
    * then, not links of the chain themselves, and naming a link of it they supersede now (a
-   * proposal's link stays as it is once accepted) or still proposed. Rebuilding every decision's history (an imported folder's
-   * thousands) for each link of a point's why would make an audit slow; missed is only a proposal
-   * whose link a re-import changed since.
+   * proposal's link stays as it is once accepted) or still proposed. Rebuilding the history of
+   * every decision that supersedes one (an imported folder's thousands) for each link of a point's
+   * why would make an audit slow; missed is only a proposal whose link a re-import changed since.
    */
   async function pendingOn(links: readonly ChainLink[], asOf: Date | undefined): Promise<PendingProposal[]> {
     const byKey = new Map(links.map((link) => [link.key, link]))
