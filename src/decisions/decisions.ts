@@ -93,9 +93,11 @@ export interface PendingProposal {
  * or replaced by another since), or, the link revoked, accepted on its own and gone from the chain.
  */
 function pendingWarning(link: ChainLink): string | undefined {
-  if (link.status === 'proposed') return `accepting it is refused while ${link.key} is proposed: accept ${link.key} first`
-  if (link.status === 'superseded') return `accepting it is refused: ${link.key} is superseded${link.superseded_by === null ? '' : ` by ${link.superseded_by}`} already`
   if (link.status === 'revoked') return `accepted, it supersedes nothing: ${link.key} is revoked`
+  // Linked to another, whatever its status (an accepted one so linked was stored by a version before): already_superseded.
+  if (link.superseded_by !== null) return `accepting it is refused: ${link.key} is superseded by ${link.superseded_by} already`
+  if (link.status === 'proposed') return `accepting it is refused while ${link.key} is proposed: accept ${link.key} first`
+  if (!canMove(link.status, 'superseded')) return `accepting it is refused: ${link.key} is ${link.status} already`
   return undefined
 }
 

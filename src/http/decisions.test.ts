@@ -265,6 +265,26 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions/D-002/why')).body.proposals).toEqual([])
   })
 
+  it('says of a proposal pending on a link stored oddly by a version before that accepting it is refused, as it is', async () => {
+    // An accepted decision linked to a replacement, and a superseded one linked to none: links a version before this stored.
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    await written.transact(async (tx) => {
+      tx.put(decisionRecord('D-A', { status: 'accepted', superseded_by: 'D-B' }))
+      tx.put(decisionRecord('D-B', { status: 'accepted', supersedes: 'D-A' }))
+      tx.put(decisionRecord('D-X', { status: 'superseded', superseded_by: null }))
+    })
+    const { call } = await createTestApp({ db })
+    for (const [key, link, warning] of [
+      ['D-C', 'D-A', 'accepting it is refused: D-A is superseded by D-B already'],
+      ['D-Y', 'D-X', 'accepting it is refused: D-X is superseded already'],
+    ]) {
+      expect((await call('POST', '/v1/decisions', decision({ key, supersedes: link }))).status).toBe(201)
+      expect((await call('GET', `/v1/decisions/${link}/why`)).body.proposals.map((p: any) => [p.key, p.warning])).toEqual([[key, warning]])
+      expect((await call('POST', `/v1/decisions/${key}/accept`, {})).status).toBe(409)
+    }
+  })
+
   it('says of a proposal pending whose link was replaced, is proposed or revoked what accepting it would do, as of each moment', async () => {
     const { call, clock } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
