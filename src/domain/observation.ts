@@ -352,12 +352,12 @@ export const FIELD_DESCRIPTIONS = {
     '"Redis, Memcached", are read as labels only with multi_select true or at a point the policy makes multi-select, else kept as free text); ' +
     `text matching no option is kept as free text (R-CAP-3). Each label: ${LABEL_LENGTH_WORDS}`,
   source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
-  task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).',
+  task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4), compared without the white space at its ends.',
   path:
     'The path the run works on, as decisions\' scopes write it: relative to the root of its git repository (`services/payments`, ' +
     '`.` at the root), as the guard hook sends its cwd; an absolute path matches only decisions scoped by absolute paths. ' +
-    'Decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
-  stage: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).',
+    'Decisions scoped to a path apply to it and below; without it they are left out (R-CON-4). Compared without the white space at its ends.',
+  stage: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4), compared without the white space at its ends.',
 } as const
 
 /** The shape of the ISO times TimestampSchema takes, whatever the numbers in it. */

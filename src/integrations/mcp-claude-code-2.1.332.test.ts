@@ -204,6 +204,18 @@ const DIVERGENCES: Divergence[] = [
     },
   },
   {
+    why: "a run's task and stage are compared without the white space at their ends, as what is learned reads a context's values",
+    where: /^tools\/list .*\.properties\.(task|stage)\.description$/,
+    captured: 'apply only when it is given (R-CON-4).',
+    now: 'apply only when it is given (R-CON-4), compared without the white space at its ends.',
+  },
+  {
+    why: "a run's path is compared without the white space at its ends, as its task and stage are",
+    where: /^tools\/list .*\.properties\.path\.description$/,
+    captured: 'without it they are left out (R-CON-4).',
+    now: 'without it they are left out (R-CON-4). Compared without the white space at its ends.',
+  },
+  {
     why: "why gives each link of a decision's chain its own evidence and source, so that why D-038 says why D-007, which it replaced, was chosen",
     where: /^tools\/call .*\.chain\[\d+\]$/,
     adds: { source: null, evidence: [] },
