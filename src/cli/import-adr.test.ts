@@ -240,6 +240,26 @@ describe('import-adr into a store opened here', () => {
     expect(again.stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 0 new, 0 updated, 2 unchanged, 1 whose file is gone\n`)
   })
 
+  it('keys ADR 12 Use Postgres.md, named with spaces, by its number, carrying the decision stored under its hashed name over', async () => {
+    const spaced = (n: string, title: string, status: string) => `# ADR ${n}: ${title}\n\nDate: 2024-01-12\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const dir = folderOf({
+      'ADR 12 Use Postgres.md': spaced('12', 'Use Postgres', 'Accepted'),
+      // A second file numbered 12, as a version before this keyed every such file: each by a hash of its name.
+      'ADR 012 - Draft.md': spaced('012', 'Use Postgres 2', 'Proposed'),
+    })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--data', store, '--json'])).stdout).toContain('"records":["adr-012-draft-')
+    rmSync(join(dir, 'ADR 012 - Draft.md'))
+    const { code, stdout, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\nimported: 1 new, 0 updated, 0 unchanged, 1 whose file is gone\n`)
+    expect(stderr.split('\n')[0]).toBe(
+      'adr-12-use-postgres-79bbe633: its file ADR 12 Use Postgres.md is imported as ADR-0012 now; adr-12-use-postgres-79bbe633 is superseded by ADR-0012, which supersedes it (why ADR-0012 gives both)',
+    )
+    const again = await run([dir, '--data', store])
+    expect(again.stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\nimported: 0 new, 0 updated, 1 unchanged, 1 whose file is gone\n`)
+  })
+
   it('imports a record without a date line, and importing it again changes nothing', async () => {
     const dir = folderOf({ '0001-use-a.md': '# 1. Use A\n\n## Status\n\nAccepted\n' })
     const store = join(folderOf({}), 'store')

@@ -42,10 +42,13 @@ function numberKey(digits: string): string {
 /**
  * A record's number written in its file's name otherwise than `NNNN-slug.md`: before a slug
  * (`ADR-0013-use-x.md`, `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`), or alone after
- * `ADR` (`ADR-001.md`, `adr-3.md`, as many folders name their records with no slug). A file named
- * by its number alone without `ADR`, `404.md`, is no record named so.
+ * `ADR` (`ADR-001.md`, `adr-3.md`, as many folders name their records with no slug). With spaces
+ * too, as records written on Windows or by hand are named (`ADR 001 - Use X.md`, `ADR-001 Use
+ * X.md`, `ADR 12 Use Postgres.md`, `0004 Use Y.md`, `ADR 003.md`): keyed by a hash of the name, a
+ * version before this left `why ADR-0012` finding nothing. A file named by its number alone
+ * without `ADR`, `404.md`, is no record named so.
  */
-const OTHER_NUMBERED = /^(?:adr[-_]?)?(\d{1,5})[-_]|^adr[-_]?(\d{1,5})\.md$/i
+const OTHER_NUMBERED = /^(?:adr[-_ ]?)?(\d{1,5})[-_ ]|^adr[-_ ]?(\d{1,5})\.md$/i
 
 /** The digits of a record's number a file's name writes otherwise than `NNNN-slug.md` (OTHER_NUMBERED), else undefined (a date-named file too). */
 function otherNumber(name: string): string | undefined {
@@ -55,7 +58,7 @@ function otherNumber(name: string): string | undefined {
 
 /**
  * The key by its number of a file numbered in another form than `NNNN-slug.md` (`ADR-0013-use-x.md`,
- * `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`, `ADR-001.md`), written as keyOfFile writes
+ * `adr-2-use-y.md`, `ADR-013_use_z.md`, `0005_use_e.md`, `ADR-001.md`, `ADR 12 Use X.md`), written as keyOfFile writes
  * adr-tools' (`ADR-0013`, `ADR-0002`, `ADR-0013`, `ADR-0005`, `ADR-0001`); undefined for any other
  * name, and for one keyOfFile keys so already. Whether the file takes it is its folder's to say (see
  * readRecordFolder): keyOfFile keeps the whole name.

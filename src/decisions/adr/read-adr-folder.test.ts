@@ -1816,6 +1816,34 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('a file named with spaces, ADR 001 - Use A.md or ADR 12 Use L.md, is keyed by its number as ADR-002-use-b.md is, links to it included', () => {
+    const adr = (title: string, status: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Context\n\nC.\n`
+    const reading = readTexts({
+      'ADR 001 - Use A.md': adr('ADR 001: Use A', 'Superseded by [ADR 002](ADR-002%20Use%20B.md)'),
+      'ADR-002 Use B.md': adr('ADR-002: Use B', 'Superseded by [ADR 003](<ADR 003.md>)'),
+      'ADR 003.md': adr('ADR 003: Use C', 'Accepted'),
+      '0004 Use D.md': adr('4. Use D', 'Accepted'),
+      'ADR 12 Use L.md': adr('ADR 12: Use L', 'Superseded by [ADR 13](ADR%2013%20-%20Use%20M.md)'),
+      'ADR 13 - Use M.md': adr('ADR 13: Use M', 'Accepted\n\nSupersedes [ADR 12](<ADR 12 Use L.md>)'),
+      // Two files numbered 5: each keeps its whole name, as two of ADR-005-x.md do.
+      'ADR 005 Use E.md': adr('ADR 005: Use E', 'Accepted'),
+      'ADR-005-use-f.md': adr('ADR-005: Use F', 'Accepted'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['superseded', '2024-01-01', 'ADR-0001', 'ADR-0003'],
+      'ADR-0003': ['accepted', '2024-01-01', 'ADR-0002', null],
+      'ADR-0004': ['accepted', '2024-01-01', null, null],
+      'ADR-0012': ['superseded', '2024-01-01', null, 'ADR-0013'],
+      'ADR-0013': ['accepted', '2024-01-01', 'ADR-0012', null],
+      ...Object.fromEntries(reading.records.filter((r) => /005/.test(r.origin.path)).map((r) => [r.key, ['accepted', '2024-01-01', null, null]])),
+    })
+    // Two files numbered 5: each keeps its whole name, as two of ADR-005-x.md do.
+    const fives = reading.records.filter((r) => /005/.test(r.origin.path)).map((r) => r.key)
+    expect(fives).toEqual([expect.stringMatching(/^ADR-005-Use-E-[0-9a-f]{8}$|^adr-005-use-e-[0-9a-f]{8}$/), 'ADR-005-use-f'])
+  })
+
   it('"Superseded" and its successor joined otherwise than by "by ("Superseded (ADR-0005)", "Superseded, see [ADR-0005](…)") keeps the link', () => {
     for (const line of ['Superseded (by [ADR-0005](0005-x.md))', 'Superseded, see [ADR-0005](0005-x.md)', 'Superseded: [ADR-0005](0005-x.md)', 'Superseded → [ADR-0005](0005-x.md)', 'Superseded in favour of [ADR-0005](0005-x.md)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: '0005-x.md' })
