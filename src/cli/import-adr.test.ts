@@ -228,7 +228,7 @@ describe('import-adr into a store opened here', () => {
     rmSync(join(dir, 'ADR-002-draft.md'))
     const { code, stdout, stderr } = await run([dir, '--data', store])
     expect(code).toBe(0)
-    expect(stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 1 new, 1 updated, 0 unchanged, 1 whose file is gone\nADR-0001: superseded_by ADR-0002-use-b → ADR-0002\n`)
+    expect(stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 1 new (re-keyed from its old key), 1 updated, 0 unchanged, 1 whose file is gone\nADR-0001: superseded_by ADR-0002-use-b → ADR-0002\n`)
     expect(stderr.split('\n')).toEqual([
       'ADR-0002-use-b: ADR-0002-use-b no longer supersedes ADR-0001: the record of ADR-0001 names ADR-0002 as its successor now',
       'ADR-0002-use-b: its file ADR-0002-use-b.md is imported as ADR-0002 now; ADR-0002-use-b is superseded by ADR-0002 (why ADR-0002-use-b gives the chain to ADR-0002)',
@@ -252,7 +252,7 @@ describe('import-adr into a store opened here', () => {
     rmSync(join(dir, 'ADR 012 - Draft.md'))
     const { code, stdout, stderr } = await run([dir, '--data', store])
     expect(code).toBe(0)
-    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\nimported: 1 new, 0 updated, 0 unchanged, 1 whose file is gone\n`)
+    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\nimported: 1 new (re-keyed from its old key), 0 updated, 0 unchanged, 1 whose file is gone\n`)
     expect(stderr.split('\n')[0]).toBe(
       'adr-12-use-postgres-79bbe633: its file ADR 12 Use Postgres.md is imported as ADR-0012 now; adr-12-use-postgres-79bbe633 is superseded by ADR-0012, which supersedes it (why ADR-0012 gives both)',
     )

@@ -477,7 +477,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     const sections = missing.filter((m) => files.includes(m.path)).length
     const gone = missing.length - sections
     process.stdout.write(
-      `imported: ${report.created.length} new, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
+      `imported: ${report.created.length} new${rekeyedSaid(report)}, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
         (report.conflicts.length === 0 ? '' : `, ${report.conflicts.length} left out`) +
         (gone === 0 ? '' : `, ${gone} whose file is gone`) +
         (sections === 0 ? '' : `, ${sections} whose section is gone`) +
@@ -496,6 +496,18 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
   return 0
+}
+
+/**
+ * The records of `created` that carry a decision stored under their file's old key over (`ADR-0013`
+ * of `ADR-0013-use-postgres`), said after the count: ` (2 of them re-keyed from their old keys)`.
+ * A service of a version before this reports none.
+ */
+function rekeyedSaid(report: ImportReport): string {
+  const n = (report.rekeyed ?? []).length
+  if (n === 0) return ''
+  if (n === report.created.length) return n === 1 ? ' (re-keyed from its old key)' : ` (all ${n} re-keyed from their old keys)`
+  return ` (${n} of them re-keyed from ${n === 1 ? 'its old key' : 'their old keys'})`
 }
 
 /** A field an import changed, as its line says it: `status proposed → accepted`, `title "A" → "B"`, `rationale`. */

@@ -1372,7 +1372,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const at = clock.now().toISOString()
       refuseDatesAfterTomorrow(records, at)
       return store.transact(async (tx) => {
-        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [], changes: [] }
+        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [], changes: [], rekeyed: [] }
         const incoming = new Set(records.map((r) => r.key))
         // Which stored records are of the folders imported, under their names now or before.
         const folders = new Map<string, string[]>()
@@ -1467,6 +1467,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           created.event.reason = `re-keyed by the import: ${former.imported?.path ?? ''} was imported as ${former.key} before`
           if (carried.linked) created.event.supersedes = former.key
           report.warnings.push({ key: former.key, message: carried.warning })
+          report.rekeyed.push({ key, from: former.key, from_status: ((await tx.get(former.key)) ?? former).status })
         }
         // Said already: a decision carried over now, and a record whose key is a conflict.
         const said = new Set([...[...rekeyed.values()].map((d) => d.key), ...merges.filter((m) => m.merged.outcome === 'conflict').map((m) => m.key)])

@@ -107,6 +107,13 @@ export interface ImportReport {
   missing: Array<{ key: string; path: string; message: string }>
   /** What changed in each record `updated` lists, in its order: the fields, each as it was and is. */
   changes: Array<{ key: string; fields: ImportChange[] }>
+  /**
+   * The records `created` lists that carry over a decision stored under the key their file had
+   * before (`ADR-0013-use-postgres` of `ADR-0013-use-postgres.md`, now `ADR-0013`): each new key,
+   * the old one, and the status the old one has after the import (superseded by the new key, a
+   * proposal revoked, or as it was). A service of a version before this answers without it.
+   */
+  rekeyed: Array<{ key: string; from: string; from_status: DecisionStatus }>
 }
 
 /**

@@ -623,6 +623,12 @@ export const ImportReportSchema = z
           'What changed in each decision `updated` lists, in its order: each field changed, with `from` and `to` (null for none) for ' +
           '`title`, `status`, `date`, `enforce`, `supersedes`, `superseded_by` and `source`, and named alone for `decision`, `rationale` and `evidence`.',
       }),
+    rekeyed: z.array(z.object({ key: z.string(), from: z.string(), from_status: z.enum(DECISION_STATUSES) })).openapi({
+      description:
+        'The records `created` lists that carry over a decision stored under the key their file had before (`ADR-0013-use-postgres` of ' +
+        '`ADR-0013-use-postgres.md`, keyed `ADR-0013` now): the new key, the old one (`from`), and the status the old one has after the import ' +
+        '(`superseded` by the new key, a proposal `revoked`, or as it was, which `warnings` says why). Each is also said in `warnings`, under the old key.',
+    }),
   })
   .openapi('DecisionImportReport')
 

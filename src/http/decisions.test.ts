@@ -1820,7 +1820,7 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
 
     clock.advance(DAY)
     const second = await call('POST', '/v1/decisions/import', { records })
-    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [], missing: [], changes: [] })
+    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [], missing: [], changes: [], rekeyed: [] })
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
 
     for (const r of records) {
@@ -2036,7 +2036,20 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
 
     clock.advance(DAY)
     const again = (await call('POST', '/v1/decisions/import', { records: now, folder, files })).body
-    expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003'], conflicts: [], warnings: [], missing: [], changes: [] })
+    expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003'], conflicts: [], warnings: [], missing: [], changes: [], rekeyed: [] })
+  })
+
+  it('lists each record carried over in rekeyed, with its old key and the status that one has now', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: before, folder, files })
+    clock.advance(DAY)
+    const upgraded = (await call('POST', '/v1/decisions/import', { records: now, folder, files })).body
+    expect(upgraded.rekeyed).toEqual([
+      { key: 'ADR-0001', from: 'ADR-0001-record-decisions', from_status: 'superseded' },
+      { key: 'ADR-0002', from: 'ADR-0002-use-mysql', from_status: 'superseded' },
+      { key: 'ADR-0003', from: 'ADR-0003-use-postgres', from_status: 'superseded' },
+    ])
+    expect((await call('POST', '/v1/decisions/import', { records: now, folder, files })).body.rekeyed).toEqual([])
   })
 
   it('carries a decision over as well for a client that sends the records without the folder\'s files', async () => {
@@ -2177,7 +2190,7 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
 
     clock.advance(DAY)
     const again = (await call('POST', '/v1/decisions/import', { records: renamed, folder, files: paths })).body
-    expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0004', 'ADR-0005', 'ADR-0006'], conflicts: [], warnings: [], missing: [], changes: [] })
+    expect(again).toEqual({ created: [], updated: [], unchanged: ['ADR-0004', 'ADR-0005', 'ADR-0006'], conflicts: [], warnings: [], missing: [], changes: [], rekeyed: [] })
   })
 
   it('says a decision in force that its file no longer updates, once the file is keyed by its whole name again', async () => {

@@ -121,7 +121,8 @@ const importRecords = createRoute({
     '(`duplicate_key`), a record that supersedes itself or what supersedes it, or records whose supersede links go round in a loop, are refused with nothing stored. ' +
     'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so). ' +
     'A decision of the folder whose file is no longer among `files`, or whose section is no longer in its log (`logs`), keeps its ' +
-    'status and is listed in `missing`; a folder whose records are all gone is sent with none, naming itself in `folder`.',
+    'status and is listed in `missing`; a folder whose records are all gone is sent with none, naming itself in `folder`. ' +
+    'A record whose file gave it another key before carries the decision stored under that key over (`rekeyed`, and `warnings`). ',
   request: { body: { required: true, ...json(ImportBody) } },
   responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
 })
