@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlink
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
 import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
@@ -15,8 +15,15 @@ import { IMPORT_ADR_HELP, importAdrCommand, keptUnderOtherKeys, movedAway, renam
 const run = (argv: string[]) => captured(() => importAdrCommand(argv))
 
 const folders: string[] = []
+// A dry run asks the store what the import would do: none at the service's URL nor in this
+// checkout's data, which a developer's service or another test may hold, but the store a test names.
+beforeEach(async () => {
+  vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+  vi.stubEnv('DECISION_MEMORY_DATA', join(tmpdir(), `dm-import-adr-no-store-${process.pid}`))
+})
 afterEach(() => {
   vi.restoreAllMocks()
+  vi.unstubAllEnvs()
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
 })
 
@@ -72,6 +79,22 @@ describe('import-adr --dry-run', () => {
     expect(stderr).toContain(`${join(dir, '0001-use-a.md')}:1: the front matter has no status; read as accepted (MADR makes the field optional)\n`)
     const json = JSON.parse((await run([dir, '--dry-run', '--json'])).stdout)
     expect(json.read.problems).toContainEqual({ path: join(dir, '0001-use-a.md'), line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)', read: true })
+  })
+
+  it('lists the records read, and says why, when the store it asks what the import would do is held by another process', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--data', store])).code).toBe(0)
+    const held = new Level(store)
+    await held.open()
+    try {
+      const { code, stdout, stderr } = await run([dir, '--data', store, '--dry-run'])
+      expect(code).toBe(0)
+      expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+      expect(stderr).toMatch(/^decision-memory import-adr: the store could not say what the import would do \(the store in .* is in use by another process, .*\): the records read are listed, not what is stored nor carried over to a new key\n$/)
+    } finally {
+      await held.close()
+    }
   })
 
   it('says a single record and nothing unread plainly', async () => {
@@ -226,16 +249,25 @@ describe('import-adr into a store opened here', () => {
     const store = join(folderOf({}), 'store')
     expect((await run([dir, '--data', store, '--json'])).stdout).toContain('"records":["ADR-0001","ADR-0002-use-b","ADR-002-draft"]')
     rmSync(join(dir, 'ADR-002-draft.md'))
-    const { code, stdout, stderr } = await run([dir, '--data', store])
-    expect(code).toBe(0)
-    expect(stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 1 new (re-keyed from its old key), 1 updated, 0 unchanged, 1 whose file is gone\nADR-0001: superseded_by ADR-0002-use-b → ADR-0002\n`)
-    expect(stderr.split('\n')).toEqual([
+    const said = [
       'ADR-0002-use-b: ADR-0002-use-b no longer supersedes ADR-0001: the record of ADR-0001 names ADR-0002 as its successor now',
       'ADR-0002-use-b: its file ADR-0002-use-b.md is imported as ADR-0002 now; ADR-0002-use-b is superseded by ADR-0002 (why ADR-0002-use-b gives the chain to ADR-0002)',
       'ADR-002-draft: ADR-002-draft.md, which ADR-002-draft was imported from, is no longer in the folder; ADR-002-draft stays proposed (revoke it if it no longer holds)',
-      `stored in ${store}`,
-      '',
-    ])
+    ]
+    // A dry run says the carry-over as the import does it, and stores nothing.
+    const dry = await run([dir, '--data', store, '--dry-run'])
+    expect(dry.code).toBe(0)
+    expect(dry.stdout).toBe(
+      `read 2 records in ${dir} (2 adr-tools)\n  ADR-0001  superseded  2024-01-01  Use A\n  ADR-0002  accepted  2024-01-02  Use B\n` +
+        'would import: 1 new (re-keyed from its old key), 1 updated, 0 unchanged, 1 whose file is gone; nothing stored (--dry-run)\nADR-0001: superseded_by ADR-0002-use-b → ADR-0002\n',
+    )
+    expect(dry.stderr.split('\n')).toEqual([...said, ''])
+    const dryJson = JSON.parse((await run([dir, '--data', store, '--dry-run', '--json'])).stdout)
+    expect(dryJson.import).toMatchObject({ dry_run: true, created: ['ADR-0002'], rekeyed: [{ key: 'ADR-0002', from: 'ADR-0002-use-b', from_status: 'superseded' }] })
+    const { code, stdout, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 1 new (re-keyed from its old key), 1 updated, 0 unchanged, 1 whose file is gone\nADR-0001: superseded_by ADR-0002-use-b → ADR-0002\n`)
+    expect(stderr.split('\n')).toEqual([...said, `stored in ${store}`, ''])
     const again = await run([dir, '--data', store])
     expect(again.stdout).toBe(`read 2 records in ${dir} (2 adr-tools)\nimported: 0 new, 0 updated, 2 unchanged, 1 whose file is gone\n`)
   })
@@ -432,6 +464,9 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
         'with no --prefix each would be stored a second time, under another key; import it with --prefix WEB, as before. Nothing stored\n',
     )
     expect((await run([dir, '--data', store, '--prefix', 'API'])).stderr).toContain('with --prefix API each would be stored a second time, under another key; import it with --prefix WEB, as before')
+    // A dry run, which asks the store what the import would do, says it as the import would.
+    const dry = await run([dir, '--data', store, '--dry-run'])
+    expect([dry.code, dry.stdout, dry.stderr]).toEqual([1, '', bare.stderr])
     // A record added to the folder since is not stored under another prefix beside the others either.
     writeFileSync(join(dir, '0003-use-c.md'), adr(3, 'Use C'))
     expect((await run([dir, '--data', store, '--prefix', 'API'])).code).toBe(1)

@@ -13,6 +13,7 @@ import { specialFileKind } from '../file-kind'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
+import { StoreOpenError } from '../open-store'
 import { jsonLine, printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
@@ -35,7 +36,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
                a folder is imported again as it was first (moved within its repository, or
                renamed outside any, too), with that P or none: with another, its records would be
                stored a second time, and nothing is stored (exit 1)
-  --dry-run    read and report, store nothing
+  --dry-run    read, and say what the import would do (a decision carried over
+               to its file's new key too), storing nothing
   --json       print the outcome as JSON
   --data DIR   the store to import into (default: the running service's, else
                $DECISION_MEMORY_DATA or this checkout's data, where npm start keeps it, as
@@ -371,8 +373,11 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
 
   let report: ImportReport | null = null
   let storedHere = false
+  const dryRun = values['dry-run'] === true
   // Sent with no records too: a folder whose records were all deleted has its decisions reported.
-  if (values['dry-run'] !== true) {
+  // A dry run asks the store too, which writes nothing then, so that it says what the import would
+  // do (a decision carried over to its file's new key, superseded or revoked), not the reading alone.
+  {
     try {
       // The folders of this repository imported before that its working tree no longer has: this
       // one, moved (doc/adr → docs/adr), if their records are all here, as the import checks.
@@ -385,10 +390,11 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           defaultDataDir: CHECKOUT_DATA_DIR,
           expect: hasFields({ decisions: 'array' }),
           local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
-          // No store to hold any: none made to say so (a folder with no records writes nothing).
-          createStore: records.length > 0,
+          // No store to hold any: none made to say so (a folder with no records writes nothing), nor by a dry run.
+          createStore: records.length > 0 && !dryRun,
           whenNoStore: () => ({ decisions: [] }),
         })
+        if (listed.status >= 400 && dryRun) throw new Unasked(errorMessage(listed))
         if (listed.status >= 400) return failure('import-adr', listed)
         const stored = (listed.body as { decisions: DecisionRecord[] }).decisions
         if (root !== undefined) {
@@ -412,7 +418,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         }
       }
       const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
-      const body = { records, files, logs, ...named }
+      const body = { records, files, logs, ...named, ...(dryRun ? { dry_run: true } : {}) }
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',
@@ -422,12 +428,14 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         // there that the service (started in this checkout) never reads, as the MCP server would.
         defaultDataDir: CHECKOUT_DATA_DIR,
         expect: hasFields({ created: 'array', updated: 'array', unchanged: 'array' }),
-        local: (_memory, decisions) => decisions.import(records, { files, logs, ...named }),
+        local: (_memory, decisions) => decisions.import(records, { files, logs, ...named, dryRun }),
         // Importing a repository's records may come before the service first runs; a folder with
         // none makes no store: with no store, no decision of it was imported to report missing.
-        createStore: records.length > 0,
+        // A dry run makes none: with no store, nothing stored is carried over.
+        createStore: records.length > 0 && !dryRun,
         whenNoStore: () => null,
       })
+      if (answer.status >= 400 && dryRun) throw new Unasked(errorMessage(answer))
       if (answer.status === 413) {
         // The folder is sent in one request, as one import (its links, what is missing, all or
         // nothing): a folder of a few hundred records is over the service's body limit, and "the
@@ -444,11 +452,19 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       }
       if (answer.status >= 400) return failure('import-adr', answer)
       report = answer.body as ImportReport | null
-      storedHere = answer.via === 'local' && report !== null && report.created.length + report.updated.length > 0
+      // A service of a version before dry runs refuses dry_run: nothing stored, and nothing said of the store.
+      if (dryRun && report !== null && report.dry_run !== true) throw new Unasked('the service does not take a dry run (a version before this?)')
+      storedHere = !dryRun && answer.via === 'local' && report !== null && report.created.length + report.updated.length > 0
     } catch (error) {
-      if (!(error instanceof InputError)) throw error
-      process.stderr.write(`decision-memory import-adr: ${error.message}\n`)
-      return 1
+      if (dryRun && (error instanceof Unasked || error instanceof StoreOpenError)) {
+        // Said on stderr, with --json too: the records read are listed all the same.
+        process.stderr.write(printable(`decision-memory import-adr: the store could not say what the import would do (${error.message}): the records read are listed, not what is stored nor carried over to a new key`) + '\n')
+        report = null
+      } else {
+        if (!(error instanceof InputError)) throw error
+        process.stderr.write(`decision-memory import-adr: ${error.message}\n`)
+        return 1
+      }
     }
   }
 
@@ -476,11 +492,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     const missing = report.missing ?? []
     const sections = missing.filter((m) => files.includes(m.path)).length
     const gone = missing.length - sections
+    if (dryRun) for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
     process.stdout.write(
-      `imported: ${report.created.length} new${rekeyedSaid(report)}, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
+      `${dryRun ? 'would import' : 'imported'}: ${report.created.length} new${rekeyedSaid(report)}, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
         (report.conflicts.length === 0 ? '' : `, ${report.conflicts.length} left out`) +
         (gone === 0 ? '' : `, ${gone} whose file is gone`) +
         (sections === 0 ? '' : `, ${sections} whose section is gone`) +
+        (dryRun ? '; nothing stored (--dry-run)' : '') +
         '\n',
     )
     // A service from before `changes` was reported answers without it.
@@ -492,11 +510,14 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     if (storedHere) {
       process.stderr.write(printable(`stored in ${dataDirectory(values.data, process.env, CHECKOUT_DATA_DIR)}${values.data !== undefined ? '' : ` (no service answered at ${serviceUrl()})`}`) + '\n')
     }
-  } else if (values['dry-run'] === true) {
+  } else if (dryRun) {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
   return 0
 }
+
+/** Why a dry run could not ask the store what the import would do. */
+class Unasked extends Error {}
 
 /**
  * The records of `created` that carry a decision stored under their file's old key over (`ADR-0013`

@@ -222,6 +222,11 @@ export interface ImportOptions {
    * repository: each is this folder moved if its records are all here (see formerNames).
    */
   moved?: readonly string[] | undefined
+  /**
+   * Writes nothing: the import is run as it would be, the decisions it would create, update,
+   * supersede or revoke read back within it, and its report (`dry_run: true`) says what it would do.
+   */
+  dryRun?: boolean | undefined
 }
 
 function notFound(key: string, path = 'key', asOf?: Date, like: readonly string[] = []): InputError {
@@ -722,6 +727,27 @@ function carryOver(
     return { moved: transition(former, 'revoked', at, { reason }), linked: false, warning: `${now}; the proposal ${former.key} is revoked, replaced by ${key}` }
   }
   return { linked: false, warning: `${now}; ${former.key} stays ${former.status}, which is final, beside it` }
+}
+
+/**
+ * A transaction that writes nothing to `tx`: what is put is read back from it alone, and events
+ * are dropped, so that a dry run of an import reads the decisions it would write as it would.
+ */
+function unwritten(tx: DecisionTransaction): DecisionTransaction {
+  const puts = new Map<string, DecisionRecord>()
+  return {
+    async get(key) {
+      const own = puts.get(key)
+      return own === undefined ? tx.get(key) : structuredClone(own)
+    },
+    async keys() {
+      return [...new Set([...puts.keys(), ...(await tx.keys())])].sort()
+    },
+    put(record) {
+      puts.set(record.key, structuredClone(record))
+    },
+    append() {},
+  }
 }
 
 /** The statuses of a decision no longer in force, which a re-keyed file does not put back in force (carryOver). */
@@ -1371,8 +1397,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       records.forEach((r, i) => evidenceOf(r.evidence, `records.${i}.evidence`))
       const at = clock.now().toISOString()
       refuseDatesAfterTomorrow(records, at)
-      return store.transact(async (tx) => {
+      return store.transact(async (written) => {
+        // A dry run reads what it would write as written, within it alone (a carry-over reads the
+        // decision it superseded), and leaves the store as it is.
+        const tx = options.dryRun === true ? unwritten(written) : written
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [], changes: [], rekeyed: [] }
+        if (options.dryRun === true) report.dry_run = true
         const incoming = new Set(records.map((r) => r.key))
         // Which stored records are of the folders imported, under their names now or before.
         const folders = new Map<string, string[]>()

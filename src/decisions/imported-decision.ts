@@ -114,6 +114,8 @@ export interface ImportReport {
    * proposal revoked, or as it was). A service of a version before this answers without it.
    */
   rekeyed: Array<{ key: string; from: string; from_status: DecisionStatus }>
+  /** An import that was asked to write nothing (`dry_run`): what it would have done. */
+  dry_run?: true
 }
 
 /**

@@ -569,6 +569,14 @@ export const ImportBody = z
           'that could not be read included: a record stored from one of them whose key is not among its keys (its section was ' +
           'taken out) is listed in `missing`.',
       }),
+    dry_run: z
+      .boolean({ error: wrongTypeSaid('true or false') })
+      .optional()
+      .openapi({
+        description:
+          'true: nothing is stored; the answer is the report of the import as it would be, each decision it would create, update, ' +
+          'supersede or revoke (a carry-over to a new key among them) said as the import would say it, with `dry_run: true` (`import-adr --dry-run` sends it).',
+      }),
   })
   .superRefine((body, ctx) => {
     if (body.records.length === 0 && body.folder === undefined) {
@@ -629,6 +637,7 @@ export const ImportReportSchema = z
         '`ADR-0013-use-postgres.md`, keyed `ADR-0013` now): the new key, the old one (`from`), and the status the old one has after the import ' +
         '(`superseded` by the new key, a proposal `revoked`, or as it was, which `warnings` says why). Each is also said in `warnings`, under the old key.',
     }),
+    dry_run: z.literal(true).optional().openapi({ description: 'Present when the import was asked to store nothing (`dry_run`): the report says what it would do.' }),
   })
   .openapi('DecisionImportReport')
 

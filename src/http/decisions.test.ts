@@ -2049,7 +2049,44 @@ describe('a store imported before its ADR-NNNN-slug.md files were keyed by their
       { key: 'ADR-0002', from: 'ADR-0002-use-mysql', from_status: 'superseded' },
       { key: 'ADR-0003', from: 'ADR-0003-use-postgres', from_status: 'superseded' },
     ])
+    expect(upgraded).not.toHaveProperty('dry_run')
     expect((await call('POST', '/v1/decisions/import', { records: now, folder, files })).body.rekeyed).toEqual([])
+  })
+
+  it('with dry_run, says the carry-over as it would happen and stores nothing; the import then does as it said', async () => {
+    const { call, clock } = await createTestApp()
+    const proposal = record('ADR-0004-use-grpc', 'ADR-0004-use-grpc.md', { status: 'proposed' })
+    await call('POST', '/v1/decisions/import', { records: [...before, proposal], folder, files: [...files, 'ADR-0004-use-grpc.md'] })
+    clock.advance(DAY)
+    const listed = async () => (await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string; status: string }) => [d.key, d.status])
+    const stored = await listed()
+    const events = (await call('GET', '/v1/decisions/ADR-0003-use-postgres')).body.events
+    const body = { records: [...now, record('ADR-0004', 'ADR-0004-use-grpc.md', { status: 'proposed' })], folder, files: [...files, 'ADR-0004-use-grpc.md'] }
+    const dry = await call('POST', '/v1/decisions/import', { ...body, dry_run: true })
+    expect(dry.status).toBe(200)
+    expect(dry.body).toMatchObject({ dry_run: true, created: ['ADR-0001', 'ADR-0002', 'ADR-0003', 'ADR-0004'], updated: [], unchanged: [], conflicts: [], missing: [] })
+    expect(dry.body.rekeyed).toEqual([
+      { key: 'ADR-0001', from: 'ADR-0001-record-decisions', from_status: 'superseded' },
+      { key: 'ADR-0002', from: 'ADR-0002-use-mysql', from_status: 'superseded' },
+      { key: 'ADR-0003', from: 'ADR-0003-use-postgres', from_status: 'superseded' },
+      { key: 'ADR-0004', from: 'ADR-0004-use-grpc', from_status: 'revoked' },
+    ])
+    expect(dry.body.warnings).toContainEqual({ key: 'ADR-0004-use-grpc', message: 'its file ADR-0004-use-grpc.md is imported as ADR-0004 now; the proposal ADR-0004-use-grpc is revoked, replaced by ADR-0004' })
+    // Nothing written: no new key, no step of an old one, and a dry run again says the same.
+    expect(await listed()).toEqual(stored)
+    expect((await call('GET', '/v1/decisions/ADR-0003')).status).toBe(404)
+    expect((await call('GET', '/v1/decisions/ADR-0003-use-postgres')).body.events).toEqual(events)
+    expect((await call('POST', '/v1/decisions/import', { ...body, dry_run: true })).body).toEqual(dry.body)
+    // The import does what the dry run said.
+    const { dry_run: _dry, ...said } = dry.body
+    expect((await call('POST', '/v1/decisions/import', body)).body).toEqual(said)
+  })
+
+  it('refuses a dry_run that is not true or false, naming it', async () => {
+    const { call } = await createTestApp()
+    const refused = await call('POST', '/v1/decisions/import', { records: now, folder, dry_run: 'yes' })
+    expect(refused.status).toBe(400)
+    expect(JSON.stringify(refused.body)).toContain('dry_run')
   })
 
   it('carries a decision over as well for a client that sends the records without the folder\'s files', async () => {

@@ -122,7 +122,8 @@ const importRecords = createRoute({
     'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so). ' +
     'A decision of the folder whose file is no longer among `files`, or whose section is no longer in its log (`logs`), keeps its ' +
     'status and is listed in `missing`; a folder whose records are all gone is sent with none, naming itself in `folder`. ' +
-    'A record whose file gave it another key before carries the decision stored under that key over (`rekeyed`, and `warnings`). ',
+    'A record whose file gave it another key before carries the decision stored under that key over (`rekeyed`, and `warnings`). ' +
+    'With `dry_run: true`, nothing is stored, and the report says what the import would do.',
   request: { body: { required: true, ...json(ImportBody) } },
   responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
 })
@@ -230,8 +231,10 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
       return c.json(await decisions.check(body), 200)
     })
     .openapi(forEveryUser('import decisions, which every user shares', importRecords), async (c) => {
-      const { records, ...folder } = c.req.valid('json')
-      return c.json(await decisions.import(records, folder), 200)
+      const { records, dry_run, ...folder } = c.req.valid('json')
+      // A dry run stores nothing: a store failure of it is said as of a read.
+      if (dry_run === true) markWritesNothing(c)
+      return c.json(await decisions.import(records, { ...folder, dryRun: dry_run }), 200)
     })
     .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key, c.req.valid('query')), 200))
     .openapi(forEveryUser('accept a decision, which every user shares', accept), async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
