@@ -464,9 +464,9 @@ describe('import-adr of a folder imported before with another --prefix (R-CON-6:
         'with no --prefix each would be stored a second time, under another key; import it with --prefix WEB, as before. Nothing stored\n',
     )
     expect((await run([dir, '--data', store, '--prefix', 'API'])).stderr).toContain('with --prefix API each would be stored a second time, under another key; import it with --prefix WEB, as before')
-    // A dry run, which asks the store what the import would do, says it as the import would.
+    // A dry run, which asks the store what the import would do, says it as the import would, and lists the records read.
     const dry = await run([dir, '--data', store, '--dry-run'])
-    expect([dry.code, dry.stdout, dry.stderr]).toEqual([1, '', bare.stderr])
+    expect([dry.code, dry.stdout, dry.stderr]).toEqual([0, `read 2 records in ${dir} (2 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n  ADR-0002  accepted  2024-01-02  Use B\n`, bare.stderr])
     // A record added to the folder since is not stored under another prefix beside the others either.
     writeFileSync(join(dir, '0003-use-c.md'), adr(3, 'Use C'))
     expect((await run([dir, '--data', store, '--prefix', 'API'])).code).toBe(1)

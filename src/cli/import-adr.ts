@@ -414,6 +414,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         const elsewhere = keptUnderOtherKeys(reading.records, prefix, [folder, ...aliases, ...before], stored)
         if (elsewhere.length > 0) {
           process.stderr.write(printable(`decision-memory import-adr: ${otherPrefixSaid(dir, prefix, elsewhere, before)}`) + '\n')
+          // A dry run says it as the import would, and lists the records read, exit 0: a preview, whose
+          // scripts (`--dry-run --json` to list the keys a prefix gives) read the records whatever the store holds.
+          if (dryRun) throw new Unasked('refused', true)
           return 1
         }
       }
@@ -458,7 +461,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (dryRun && (error instanceof Unasked || error instanceof StoreOpenError)) {
         // Said on stderr, with --json too: the records read are listed all the same.
-        process.stderr.write(printable(`decision-memory import-adr: the store could not say what the import would do (${error.message}): the records read are listed, not what is stored nor carried over to a new key`) + '\n')
+        if (!(error instanceof Unasked && error.said)) process.stderr.write(printable(`decision-memory import-adr: the store could not say what the import would do (${error.message}): the records read are listed, not what is stored nor carried over to a new key`) + '\n')
         report = null
       } else {
         if (!(error instanceof InputError)) throw error
@@ -516,8 +519,15 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   return 0
 }
 
-/** Why a dry run could not ask the store what the import would do. */
-class Unasked extends Error {}
+/** Why a dry run could not ask the store what the import would do; `said` already, when the import would be refused. */
+class Unasked extends Error {
+  constructor(
+    message: string,
+    readonly said = false,
+  ) {
+    super(message)
+  }
+}
 
 /**
  * The records of `created` that carry a decision stored under their file's old key over (`ADR-0013`
