@@ -83,7 +83,7 @@ export function notARecord(name: string): boolean {
   return (
     new RegExp(String.raw`^(readme|index|[ií]ndice|${TEMPLATE_WORD}|.*-${TEMPLATE_WORD})\.md$`, 'i').test(name) ||
     (/template/i.test(name) && !/^\d/.test(name)) ||
-    (TRANSLATED_TEMPLATE.test(name) && !/^(?:adr[-_]?)?\d/i.test(name))
+    (TRANSLATED_TEMPLATE.test(name) && !/^(?:adr[-_ ]?)?\d/i.test(name))
   )
 }
 
@@ -93,7 +93,7 @@ const TEMPLATE_WORD = '(?:template|plantilla|vorlage|mod[eè]le|modelo|modello)'
 /**
  * A template's name in another language, as a word of the name (`adr-vorlage.md`, `modelo_v2.md`):
  * inside a word it is English's (`modeled`, `remodeled`), and a record numbered after `ADR-`
- * (`ADR-0014-modelo-de-datos.md`) is a record, whatever it is about.
+ * (`ADR-0014-modelo-de-datos.md`, `ADR 14 Modelo de datos.md`) is a record, whatever it is about.
  */
 const TRANSLATED_TEMPLATE = /(?<![\p{L}\p{N}])(?:plantilla|vorlage|mod[eè]le|modelo|modello)(?![\p{L}\p{N}])/iu
 

@@ -1822,6 +1822,8 @@ describe('status forms real repositories write', () => {
       'ADR 001 - Use A.md': adr('ADR 001: Use A', 'Superseded by [ADR 002](ADR-002%20Use%20B.md)'),
       'ADR-002 Use B.md': adr('ADR-002: Use B', 'Superseded by [ADR 003](<ADR 003.md>)'),
       'ADR 003.md': adr('ADR 003: Use C', 'Accepted'),
+      // A template's word of another language in a record numbered after `ADR ` is the record's, as in ADR-0014-modelo-de-datos.md.
+      'ADR 14 Modelo de datos.md': adr('ADR 14: Modelo de datos', 'Accepted'),
       '0004 Use D.md': adr('4. Use D', 'Accepted'),
       'ADR 12 Use L.md': adr('ADR 12: Use L', 'Superseded by [ADR 13](ADR%2013%20-%20Use%20M.md)'),
       'ADR 13 - Use M.md': adr('ADR 13: Use M', 'Accepted\n\nSupersedes [ADR 12](<ADR 12 Use L.md>)'),
@@ -1837,6 +1839,7 @@ describe('status forms real repositories write', () => {
       'ADR-0004': ['accepted', '2024-01-01', null, null],
       'ADR-0012': ['superseded', '2024-01-01', null, 'ADR-0013'],
       'ADR-0013': ['accepted', '2024-01-01', 'ADR-0012', null],
+      'ADR-0014': ['accepted', '2024-01-01', null, null],
       ...Object.fromEntries(reading.records.filter((r) => /005/.test(r.origin.path)).map((r) => [r.key, ['accepted', '2024-01-01', null, null]])),
     })
     // Two files numbered 5: each keeps its whole name, as two of ADR-005-x.md do.
