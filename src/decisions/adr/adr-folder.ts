@@ -199,19 +199,29 @@ const STATUS_FIELD_CELL = new RegExp(String.raw`^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__
  * keyed by it (`## ADR-013: …` in DECISIONS.md), the number names no one record: keyed by it, the
  * two would claim one key and neither be imported, so each keeps its whole name, as before.
  */
-function numberKeys(names: readonly string[], logKeys: readonly string[]): (name: string) => string {
+function numberKeys(names: readonly string[], logKeys: readonly string[], documents: ReadonlySet<string> = new Set()): (name: string) => string {
   const files = new Map<number, number>()
   for (const name of new Set(names)) {
+    if (documents.has(name)) continue
     const n = numberOfFile(name)
     if (n !== undefined) files.set(n, (files.get(n) ?? 0) + 1)
   }
   const logged = new Set(logKeys.flatMap((k) => (/^ADR-\d+$/.test(k) ? [Number(k.slice(4))] : [])))
   return (name) => {
+    if (documents.has(name)) return keyOfFile(name)
     const byNumber = numberKeyOfFile(name)
     const n = numberOfFile(name)
     return byNumber !== undefined && n !== undefined && files.get(n) === 1 && !logged.has(n) ? byNumber : keyOfFile(name)
   }
 }
+
+/**
+ * A name a folder's documents have beside its records, a number and a space before the rest
+ * (`1 - Intro.md`, `2024 Roadmap.md`): such a file that is no decision record (no status) takes no
+ * number from a record. Counted, `1 - Intro.md` made `ADR-001-use-x.md` keep its whole name, its
+ * decision stored as `ADR-0001` carried over to `ADR-001-use-x` by the import.
+ */
+const DOCUMENT_NAMED = /^\d{1,5} /
 
 /** UTF-8 text, or the line of the first byte that is not UTF-8. */
 function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
@@ -266,6 +276,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const unreadKeys = new Map<string, string>()
   const unreadFiles = new Map<string, string>()
   const unreadNames: Array<{ name: string; path: string }> = []
+  // The files that are no record, named as a folder's documents are (`1 - Intro.md`), which take no record's number.
+  const documents = new Set<string>()
   const unread = (name: string, path: string) => {
     if (!notARecord(name)) unreadNames.push({ name, path })
   }
@@ -293,6 +305,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     if (format === undefined) {
       problems.push({ path: f.path, line: 1, message: notARecordMessage(file.text) })
       unread(f.name, f.path)
+      if (DOCUMENT_NAMED.test(f.name)) documents.add(f.name)
       continue
     }
     const reading = readFile(file, format, latest, order)
@@ -313,6 +326,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const fileKey = numberKeys(
     [...readFiles.filter((f) => f.idKey === undefined).map((f) => f.name), ...unreadNames.map((u) => u.name)],
     logs.flatMap((log) => log.keys),
+    documents,
   )
   for (const [record, name] of recordFile) record.key = fileKey(name)
   for (const { name, idKey } of readFiles) {

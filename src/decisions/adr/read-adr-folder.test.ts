@@ -1847,6 +1847,19 @@ describe('status forms real repositories write', () => {
     expect(fives).toEqual([expect.stringMatching(/^ADR-005-Use-E-[0-9a-f]{8}$|^adr-005-use-e-[0-9a-f]{8}$/), 'ADR-005-use-f'])
   })
 
+  it('a document beside the records named by a number and a space, 1 - Intro.md or 2024 Roadmap.md, takes no record\'s number', () => {
+    const adr = (title: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nC.\n`
+    const reading = readTexts({
+      'ADR-001-use-a.md': adr('ADR-001: Use A'),
+      'ADR 12 Use L.md': adr('ADR 12: Use L'),
+      '1 - Intro.md': '# Intro\n\nWhat this folder holds.\n',
+      '12 Notes.md': '# Notes\n\nProse.\n',
+      '2024 Roadmap.md': '# Roadmap\n\nProse.\n',
+    })
+    expect(reading.records.map((r) => r.key).sort()).toEqual(['ADR-0001', 'ADR-0012'])
+    expect(reading.problems.map((p) => p.path)).toEqual(['1 - Intro.md', '12 Notes.md', '2024 Roadmap.md'])
+  })
+
   it('"Superseded" and its successor joined otherwise than by "by ("Superseded (ADR-0005)", "Superseded, see [ADR-0005](…)") keeps the link', () => {
     for (const line of ['Superseded (by [ADR-0005](0005-x.md))', 'Superseded, see [ADR-0005](0005-x.md)', 'Superseded: [ADR-0005](0005-x.md)', 'Superseded → [ADR-0005](0005-x.md)', 'Superseded in favour of [ADR-0005](0005-x.md)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: '0005-x.md' })
