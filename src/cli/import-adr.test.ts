@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -95,6 +95,27 @@ describe('import-adr --dry-run', () => {
     } finally {
       await held.close()
     }
+  })
+
+  it('makes no store in an empty data folder, where the import would make one, and lists the records read', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    const store = folderOf({})
+    const { code, stdout, stderr } = await run([dir, '--data', store, '--dry-run'])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+    expect(stderr).toBe('')
+    expect(readdirSync(store)).toEqual([])
+  })
+
+  it('lists the records read, and says why, when the service it would ask cannot be asked', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    vi.stubEnv('DECISION_MEMORY_URL', '127.0.0.1:7420')
+    const { code, stdout, stderr } = await run([dir, '--dry-run'])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+    expect(stderr).toBe(
+      'decision-memory import-adr: the store could not say what the import would do (DECISION_MEMORY_URL is "127.0.0.1:7420": give the service\'s address as http://HOST:PORT): the records read are listed, not what is stored nor carried over to a new key\n',
+    )
   })
 
   it('says a single record and nothing unread plainly', async () => {

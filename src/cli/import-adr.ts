@@ -12,7 +12,7 @@ import { cannotRead } from '../file-error'
 import { specialFileKind } from '../file-kind'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
-import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
+import { errorMessage, failure, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { StoreOpenError } from '../open-store'
 import { jsonLine, printable } from './terminal'
 
@@ -459,7 +459,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       if (dryRun && report !== null && report.dry_run !== true) throw new Unasked('the service does not take a dry run (a version before this?)')
       storedHere = !dryRun && answer.via === 'local' && report !== null && report.created.length + report.updated.length > 0
     } catch (error) {
-      if (dryRun && (error instanceof Unasked || error instanceof StoreOpenError)) {
+      if (dryRun && (error instanceof Unasked || error instanceof StoreOpenError || error instanceof ServiceUnavailableError)) {
         // Said on stderr, with --json too: the records read are listed all the same.
         if (!(error instanceof Unasked && error.said)) process.stderr.write(printable(`decision-memory import-adr: the store could not say what the import would do (${error.message}): the records read are listed, not what is stored nor carried over to a new key`) + '\n')
         report = null

@@ -269,6 +269,11 @@ function noStoreAt(dir: string): boolean {
   return names === undefined ? !existsSync(dir) : foreignFileIn(dir, names) !== undefined && dataWithoutCurrentIn(dir, names) === undefined
 }
 
+/** Whether `dir` is a folder with nothing in it: no store yet, which opening it would make. */
+function emptyFolderAt(dir: string): boolean {
+  return namesIn(dir)?.length === 0
+}
+
 /**
  * A failure of LevelDB while a command works on the store it opened (a table file damaged or cut
  * short: `Corruption: not an sstable (bad magic number)`, `IO error: …/000005.ldb: Invalid
@@ -307,7 +312,9 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
         throw new StoreOpenError(`there is no store in ${dir}${named === undefined ? '' : ` (${named})`}: ${what}: give the data directory of a store`)
       }
     }
-    if (request.createStore !== true && noStoreAt(dir)) {
+    // A command that says what it answers with no store (a dry run, an import of no records) makes
+    // none in an empty folder either, where opening one would make LevelDB's files.
+    if (request.createStore !== true && (noStoreAt(dir) || (request.whenNoStore !== undefined && emptyFolderAt(dir)))) {
       // Nor is one under a folder this account may not enter, which may well hold a store: said
       // as that, not as no store there.
       const barred = barredFolderProblem(dir)
