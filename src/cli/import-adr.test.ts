@@ -432,6 +432,15 @@ describe('import-adr into a store opened here', () => {
     expect(stderr).toBe(`decision-memory import-adr: cannot read ${missing}: there is no such folder, and no decision in the store was imported from it (ENOENT)\n`)
   })
 
+  it('says in a dry run that a folder inside a repository is not there, none of its decisions in the store, as the import would', async () => {
+    const repo = folderOf({})
+    mkdirSync(join(repo, '.git'))
+    const missing = join(repo, 'doc', 'adr')
+    const { code, stdout, stderr } = await run([missing, '--data', join(folderOf({}), 'store'), '--dry-run'])
+    expect({ code, stdout }).toEqual({ code: 0, stdout: `read 0 records in ${missing} (none)\n` })
+    expect(stderr).toBe(`decision-memory import-adr: cannot read ${missing}: there is no such folder, and no decision in the store was imported from it (ENOENT)\n`)
+  })
+
   it('says in words that a folder outside any repository is not there, the code kept, and makes no store', async () => {
     const missing = join(folderOf({}), 'doc', 'adr')
     const store = join(folderOf({}), 'store')

@@ -374,6 +374,8 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   let report: ImportReport | null = null
   let storedHere = false
   const dryRun = values['dry-run'] === true
+  // A dry run whose store could not be asked, which cannot say what the import would refuse.
+  let unasked = false
   // Sent with no records too: a folder whose records were all deleted has its decisions reported.
   // A dry run asks the store too, which writes nothing then, so that it says what the import would
   // do (a decision carried over to its file's new key, superseded or revoked), not the reading alone.
@@ -461,6 +463,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (dryRun && (error instanceof Unasked || error instanceof StoreOpenError || error instanceof ServiceUnavailableError)) {
         // Said on stderr, with --json too: the records read are listed all the same.
+        unasked = true
         if (!(error instanceof Unasked && error.said)) process.stderr.write(printable(`decision-memory import-adr: the store could not say what the import would do (${error.message}): the records read are listed, not what is stored nor carried over to a new key`) + '\n')
         report = null
       } else {
@@ -474,10 +477,12 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // A folder that is not there, of which the store holds no decision to report missing, is no
   // folder whose records were removed: a typo (`doc/adr` for `docs/adr`), which would otherwise
   // read 0 records and exit 0 in a script. (A service from before `missing` cannot tell.)
-  if (folderGone && (report === null || report.missing?.length === 0) && values['dry-run'] !== true) {
+  if (folderGone && !unasked && (report === null || report.missing?.length === 0)) {
     // In words, the code kept after, as a folder not there outside any repository is said (cannotRead).
     process.stderr.write(`decision-memory import-adr: ${cannotRead(dir, 'ENOENT', { ENOENT: 'there is no such folder, and no decision in the store was imported from it' })}\n`)
-    return 1
+    // A dry run says it as the import would, and lists the records read (none), exit 0, as it does a refused --prefix.
+    if (!dryRun) return 1
+    report = null
   }
   const shown = problems.map((p) => ({ ...p, path: join(dir, p.path) }))
   if (values.json === true) {
