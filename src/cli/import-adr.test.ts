@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -116,6 +118,34 @@ describe('import-adr --dry-run', () => {
     expect(stderr).toBe(
       'decision-memory import-adr: the store could not say what the import would do (DECISION_MEMORY_URL is "127.0.0.1:7420": give the service\'s address as http://HOST:PORT): the records read are listed, not what is stored nor carried over to a new key\n',
     )
+  })
+
+  it('sends no import to a service of a version before dry runs, which would store the records, and says so', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    // Such a service dropped `dry_run` from the body unsaid and imported: its document names none.
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`)
+      const body =
+        req.url === '/openapi.json'
+          ? { openapi: '3.1.0', paths: { '/v1/decisions/import': { post: { requestBody: { content: { 'application/json': { schema: { properties: { records: {} } } } } } } } } }
+          : req.method === 'GET'
+            ? { decisions: [] }
+            : { created: ['ADR-0001'], updated: [], unchanged: [] }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    try {
+      const { code, stdout, stderr } = await run([dir, '--dry-run'])
+      expect(code).toBe(0)
+      expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+      expect(stderr).toContain('does not take a dry run (a version before this, still running after an upgrade? its import would store the records): restart it')
+      expect(seen).not.toContain('POST /v1/decisions/import')
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    }
   })
 
   it('says a single record and nothing unread plainly', async () => {

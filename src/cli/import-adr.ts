@@ -424,6 +424,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       }
       const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
       const body = { records, files, logs, ...named, ...(dryRun ? { dry_run: true } : {}) }
+      if (dryRun) await refuseServiceWithoutDryRun(values.data)
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',
@@ -578,4 +579,26 @@ function isFile(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * Throws Unasked when the import would go to a service of a version before dry runs: one before
+ * its import body was strict dropped `dry_run` unsaid and stored the records for real, which a
+ * preview must never do. Its OpenAPI document, which every version serves, names no `dry_run`.
+ * Opened here, the store is this version's, which takes one.
+ */
+async function refuseServiceWithoutDryRun(dataDir: string | undefined): Promise<void> {
+  const document = await throughServiceOrLocal({
+    method: 'GET',
+    path: '/openapi.json',
+    dataDir,
+    defaultDataDir: CHECKOUT_DATA_DIR,
+    local: async () => null,
+    writesNothing: true,
+    whenNoStore: () => null,
+  })
+  if (document.via !== 'service') return
+  if (document.status === 401 || document.status === 403) throw new Unasked(errorMessage(document))
+  if (document.status === 200 && JSON.stringify(document.body ?? null).includes('"dry_run"')) return
+  throw new Unasked(`the service at ${serviceUrl()} does not take a dry run (a version before this, still running after an upgrade? its import would store the records): restart it`)
 }
