@@ -19,7 +19,10 @@ afterAll(async () => {
 })
 
 async function connect(env: Record<string, string>, args: string[]) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: cleanEnv(env) as Record<string, string>, stderr: 'pipe', cwd: tempDir('dm-mcpdiff-cwd-') })
+  // Started in its home folder, as clients other than Claude Code start it: no project by default,
+  // as the routes are sent none (a folder kept out of git would be the tools' project).
+  const home = tempDir('dm-mcpdiff-cwd-')
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: cleanEnv({ ...env, HOME: home }) as Record<string, string>, stderr: 'pipe', cwd: home })
   const client = new Client({ name: 'decision-memory-differential', version: '1.0.0' })
   await client.connect(transport)
   clients.push(client)
