@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
-import { closeSync, existsSync, openSync, readdirSync } from 'node:fs'
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { closeSync, existsSync, openSync, readdirSync, realpathSync } from 'node:fs'
+import { appendFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
@@ -513,6 +513,27 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await hook(at(join(parent, 'elsewhere'), 'toolu_out'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
     const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ observations: number; projects: string[] }> }
     expect(preferences.points).toMatchObject([{ observations: 3, projects: [join(parent, 'elsewhere'), notes].sort() }])
+  })
+
+  it('outside a repository, keeps the session\'s folder as the project below it when the folder is reached through a symbolic link', async () => {
+    const { data, spool } = await workdir()
+    const parent = realpathSync(tempDir('dm-notes-'))
+    const real = join(parent, 'data', 'notes')
+    await mkdir(join(real, 'drafts'), { recursive: true })
+    await mkdir(join(real, 'vendor', 'lib', '.git'), { recursive: true })
+    const link = join(parent, 'notes')
+    await symlink(real, link, 'junction')
+    const service = await serve(data)
+    // Started through the link, as a shell's $PWD has it: the session is of the folder it leads to.
+    expect(await hook({ ...claudeCodeFixture('session-start'), cwd: link }, service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    const at = (cwd: string, toolUseId: string) => ({ ...claudeCodeFixture('post-tool-use-single'), cwd, tool_use_id: toolUseId })
+    for (const [i, cwd] of [link, join(link, 'drafts'), join(real, 'drafts')].entries()) {
+      expect(await hook(at(cwd, `toolu_${i}`), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    }
+    // A repository in it, reached through the link too, is a project of its own, as before.
+    expect(await hook(at(join(link, 'vendor', 'lib'), 'toolu_repo'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ observations: number; projects: string[] }> }
+    expect(preferences.points).toMatchObject([{ observations: 4, projects: [real, join(real, 'vendor', 'lib')].sort() }])
   })
 
   it('records a git worktree\'s choices in its repository\'s project, and plans its questions with its own folder as the path', async () => {

@@ -67,9 +67,18 @@ describe('the project of a hook payload whose cwd is reached through a symbolic 
 })
 
 describe('the project of a hook payload whose cwd is in no repository', () => {
-  it('is the folder a symbolic link leads to, sent as ?project=, as why --project . run there names it; a cwd with no link, as written, unsent', async () => {
+  it('is the folder a symbolic link leads to, sent as the cwd, not as ?project=, as why --project . run there names it; a cwd with no link, as written', async () => {
     const asked: URL[] = []
-    const stub = answeringEmpty(asked)
+    const cwds: unknown[] = []
+    const stub: RequestListener = (request, response) => {
+      asked.push(new URL(request.url ?? '/', 'http://stub'))
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        cwds.push((JSON.parse(body) as { cwd?: unknown }).cwd)
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      })
+    }
     await withStub('dm-hook-nonrepo-link-', stub, async ({ host, dir }) => {
       const real = join(realpathSync(dir), 'data', 'notes')
       await mkdir(join(real, 'drafts'), { recursive: true })
@@ -86,7 +95,9 @@ describe('the project of a hook payload whose cwd is in no repository', () => {
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
       const start = claudeCodeFixture('session-start')
       for (const cwd of [link, real]) expect((await runCli(['hook', '--budget', '10000'], { input: JSON.stringify({ ...start, cwd }), env })).code).toBe(0)
-      expect(asked.map((url) => url.searchParams.get('project'))).toEqual([real, null])
+      // Sent as ?project=, a project of its own: a session started in the folder above it did not keep it.
+      expect(asked.map((url) => url.searchParams.get('project'))).toEqual([null, null])
+      expect(cwds).toEqual([real, real])
     })
   })
 })

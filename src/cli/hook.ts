@@ -148,11 +148,28 @@ function cwdOfPayload(payload: unknown): string | undefined {
  * The project of the payload's `cwd`, found on this machine: the root of the git repository it is
  * in, the main working tree's for a linked worktree (projectRoot); outside a repository, the folder
  * a symbolic link in the cwd leads to (linkedFolder), which the service cannot find, as it may run
- * on another machine; undefined otherwise, the service then taking the cwd as written.
+ * on another machine, and which is sent as the cwd (sentOfPayload); undefined otherwise, the
+ * service then taking the cwd as written.
  */
 export function projectOfPayload(payload: unknown): string | undefined {
   const cwd = cwdOfPayload(payload)
   return cwd === undefined ? undefined : (projectOfFolder(cwd) ?? linkedFolder(cwd))
+}
+
+/**
+ * What is sent for a payload: the root of the repository its `cwd` is in as the project
+ * (projectOfFolder), sent as ?project=, which the service takes as it is; outside a repository,
+ * no project, and the `cwd` as the folder a symbolic link in it leads to (linkedFolder), so that
+ * the service takes it as the folder the agent is in, which is of the project of a session
+ * started in a folder above it, as `/data/notes/drafts` is of one started in `/home/dev/notes`,
+ * a link to `/data/notes`. Sent as ?project=, it was a project of its own, as a repository is.
+ */
+export function sentOfPayload(payload: unknown): { payload: unknown; project?: string } {
+  const cwd = cwdOfPayload(payload)
+  const project = cwd === undefined ? undefined : projectOfFolder(cwd)
+  if (project !== undefined) return { payload, project }
+  const folder = cwd === undefined ? undefined : linkedFolder(cwd)
+  return { payload: folder === undefined ? payload : { ...(payload as Record<string, unknown>), cwd: folder } }
 }
 
 /**
@@ -334,7 +351,7 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
   const user = valid(given(values.user)) ?? valid(envValue('DECISION_MEMORY_USER')) ?? 'default'
   const spool = given(values.spool)
   const file = spool === undefined ? spoolFile() : homePath(spool)
-  const event = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
+  const event: SpooledEvent = { at: new Date().toISOString(), user, ...sentOfPayload(payload) }
   // Whose choices these are, the flags leave unknown (`--usr alice`, `--user` with no value, or a
   // name refused): spooled for the user the defaults give, they were recorded for that user once
   // the flags were mended, another's choices, for good. Set aside for a person to read instead,
@@ -463,7 +480,7 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   // service refuses it (400, hook_event_name), and the hook left it unsaid, as another event is.
   const name = (payload as { hook_event_name?: unknown }).hook_event_name
   if (typeof name !== 'string' || name === '') throw new Error(`${NOT_A_PAYLOAD}: it has no hook_event_name, which every hook payload has`)
-  const event: SpooledEvent = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
+  const event: SpooledEvent = { at: new Date().toISOString(), user, ...sentOfPayload(payload) }
   // On disk before anything is sent (the spool's drain first): killed past its time, the hook
   // leaves it for the next call, rather than lose a capture it had not yet spooled.
   const held = isCapture(payload) ? await holdWhileDelivering(file, event) : undefined
@@ -758,8 +775,9 @@ async function deliverOrSpool(
     const query = new URLSearchParams({ user: e.user })
     if (late) query.set('at', e.at)
     // The project is the repository, wherever in it the agent's cwd has moved (cd in a Bash call).
-    const project = e.project ?? projectOfPayload(e.payload)
-    if (project !== undefined) query.set('project', project)
+    // Spooled by an older hook without one, found now; one it gave, a linked folder too, as it is.
+    const sent = e.project === undefined ? sentOfPayload(e.payload) : { payload: e.payload, project: e.project }
+    if (sent.project !== undefined) query.set('project', sent.project)
     // Questions are planned with it (PreToolUse, never spooled: the folder is there now).
     const path = isPreToolUse(e.payload) ? pathOfPayload(e.payload) : undefined
     if (path !== undefined) query.set('path', path)
@@ -776,7 +794,7 @@ async function deliverOrSpool(
         // A service run with --auth refuses a hook without the token (R-SVC-4).
         headers: { 'content-type': 'application/json', ...authHeaders() },
         // A PostToolUse over the body limit goes without what the service never reads (previews).
-        body: hookBody(e.payload),
+        body: hookBody(sent.payload),
         signal: timeout.signal,
       })
       const body = await response.text()

@@ -14,7 +14,9 @@ export interface SpooledEvent {
   /**
    * The project (repository root) found from the payload's `cwd` when the event happened: by the
    * time it is delivered the folder may be gone (a worktree removed with its session) or moved.
-   * Absent in a spool an older hook wrote, and outside a repository: found again at delivery.
+   * Absent in a spool an older hook wrote (found again at delivery), and outside a repository,
+   * where the payload's `cwd` is the folder its symbolic links lead to (sentOfPayload). An older
+   * hook gave that folder here: it is sent as ?project= still.
    */
   project?: string
   /**
