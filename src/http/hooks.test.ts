@@ -1216,6 +1216,19 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect(await store.getSession('default', start.session_id)).toMatchObject({ project: projC })
   })
 
+  it('outside a repository, a cwd that climbs out of the session\'s folder by .. is not of its project', async () => {
+    const { call, store } = await createTestApp()
+    const start = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, { ...start, cwd: '/home/dev/projC' })).status).toBe(200)
+    expect((await call('POST', HOOK, { ...start, session_id: 's-win', cwd: 'C:\\proj' })).status).toBe(200)
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    // Read by whole segments, `/home/dev/projC/../other` was of projC: it is `/home/dev/other`.
+    const cwds = ['/home/dev/projC/../other', '/home/dev/projC/docs/../../other', '/home/dev/projC/./docs', '/home/dev/projC/docs/..']
+    for (const [i, cwd] of cwds.entries()) expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${i}`, cwd })).status).toBe(200)
+    expect((await call('POST', HOOK, { ...post, session_id: 's-win', tool_use_id: 'toolu_win', cwd: 'C:\\proj\\..\\other' })).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...cwds.slice(0, 2), '/home/dev/projC', '/home/dev/projC', 'C:\\proj\\..\\other'])
+  })
+
   it('outside a repository, a session started in the root folder is no project its subfolders share', async () => {
     const { call, store } = await createTestApp()
     const start = claudeCodeFixture('session-start')

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { posix } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs } from '../cli/bin-path'
 import type { DecisionMemory } from '../decision-memory'
@@ -1458,9 +1459,12 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
   return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
 }
 
-/** A path as folders are compared: NFC, forward slashes, none at its end (`/` and `C:/` are then `` and `C:`). */
+/**
+ * A path as folders are compared: NFC, forward slashes, its `.` and `..` segments taken (a cwd
+ * `/p/../q` is `/q`, no folder of `/p`'s), none at its end (`/` and `C:/` are then `` and `C:`).
+ */
 function comparablePath(path: string): string {
-  return path.normalize('NFC').replace(/\\/g, '/').replace(/\/+$/, '')
+  return posix.normalize(path.normalize('NFC').replace(/\\/g, '/')).replace(/\/+$/, '')
 }
 
 /**
