@@ -1229,6 +1229,21 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...cwds.slice(0, 2), '/home/dev/projC', '/home/dev/projC', 'C:\\proj\\..\\other'])
   })
 
+  it('outside a repository, a SessionStart delivered late from the spool, after an answer started its session below, gives the session its folder', async () => {
+    const { call, store } = await createTestApp()
+    // The service was down at the start: the SessionStart in projC waits in the spool, and the next
+    // call, out of time for the drain, sends the answer asked in projC/docs first, which starts the session.
+    const projC = '/home/dev/projC'
+    const start = claudeCodeFixture('session-start')
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    expect((await call('POST', HOOK, { ...post, tool_use_id: 'toolu_first', cwd: `${projC}/docs` })).status).toBe(200)
+    expect((await call('POST', `${HOOK}?at=2026-07-01T09:00:00Z`, { ...start, cwd: projC })).status).toBe(200)
+    // Its next answers in projC and below are of projC, as they would have been had it come in time.
+    for (const cwd of [projC, `${projC}/docs`]) expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${cwd}`, cwd })).status).toBe(200)
+    expect(await store.getSession('default', start.session_id)).toMatchObject({ project: projC, started_at: '2026-07-01T09:00:00.000Z' })
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([`${projC}/docs`, projC, projC])
+  })
+
   it('outside a repository, a session started in the root folder is no project its subfolders share', async () => {
     const { call, store } = await createTestApp()
     const start = claudeCodeFixture('session-start')

@@ -15,8 +15,8 @@ const start = createRoute({
   summary: 'Start a session (R-SES-1)',
   description:
     'Idempotent: starting a session that exists returns it as stored (200), its `project` the one it was started in ' +
-    'whatever the request says; a `started_at` earlier than the stored one moves its start back (none given keeps it, even after the clock ' +
-    'stepped back behind it). A new one answers 201.',
+    'whatever the request says; a `started_at` earlier than the stored one moves its start back, and a `project` given with it is the ' +
+    'session’s, that start being the session’s (none given keeps it, even after the clock stepped back behind it). A new one answers 201.',
   // Every field has a default: a request without a body starts a session for "default".
   request: { body: { required: false, content: { 'application/json': { schema: SessionRequest } } } },
   responses: {

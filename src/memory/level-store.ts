@@ -273,8 +273,10 @@ export async function createLevelStore(
         if (existing !== undefined) {
           if (session.started_at >= existing.started_at) return { session: existing, created: false }
           // A start sent late (a spooled SessionStart, after an observation started the session):
-          // the session started at the earliest moment known, as the observations' path has it.
-          const backdated = { ...existing, started_at: session.started_at }
+          // the session started at the earliest moment known, as the observations' path has it,
+          // and in the folder of that start, where it holds the folders below outside a repository
+          // (handleClaudeCodeHook), not in the one the agent had moved to by the first event taken.
+          const backdated = { ...existing, started_at: session.started_at, ...(session.project === null ? {} : { project: session.project }) }
           await changes.around([session.user], async () => {
             await sessions.put(k, backdated, writeOptions(sync) as never)
             sessionsWritten([backdated])

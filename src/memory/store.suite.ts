@@ -172,6 +172,12 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.countSessions('alice', new Date('2026-06-30T12:00:00.000Z'))).toBe(1)
       await store.startSession(session({ started_at: '2026-07-01T10:00:00.000Z' }))
       expect(await store.getSession('alice', 's-1')).toMatchObject({ started_at: '2026-06-30T09:00:00.000Z' })
+      // One sent later still, naming its folder, gives the session that folder too; a later one does not.
+      await store.startSession(session({ started_at: '2026-06-30T08:00:00.000Z', project: '/home/dev/projC' }))
+      await store.startSession(session({ started_at: '2026-06-30T08:30:00.000Z', project: '/home/dev/other' }))
+      expect(await store.getSession('alice', 's-1')).toMatchObject({ started_at: '2026-06-30T08:00:00.000Z', project: '/home/dev/projC' })
+      await store.startSession(session({ started_at: '2026-06-30T07:00:00.000Z' }))
+      expect(await store.getSession('alice', 's-1')).toMatchObject({ started_at: '2026-06-30T07:00:00.000Z', project: '/home/dev/projC' })
       await store.addObservations([], [session({ session_id: 's-2', started_at: '2026-07-03T00:00:00.000Z' }), session({ session_id: 's-1', user: 'bob' })])
       expect(await store.countSessions('alice')).toBe(2)
       expect(await store.countSessions('alice', new Date('2026-07-02T00:00:00.000Z'))).toBe(1)
