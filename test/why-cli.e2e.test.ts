@@ -139,7 +139,11 @@ describe('decision-memory why --point', () => {
       expect(folder.stdout, session.join(' ')).toContain(`project ${drafts}`)
       expect(folder.stdout, session.join(' ')).toContain('recommended: Tier S')
     }
-    // --project given wins.
+    // --project . names the project the hook records here: in the session, the session's too, as its PreToolUse planned it.
+    const here = await runCli(['why', '--point', 'complexity-tier', '--session', 's-notes', '--project', '.'], { env, cwd: drafts })
+    expect(here.stdout).toContain(`project ${notes}, session s-notes)`)
+    expect(here.stdout).toContain('recommended: Tier M')
+    // --project given by name wins.
     const named = await runCli(['why', '--point', 'complexity-tier', '--session', 's-notes', '--project', 'elsewhere'], { env, cwd: drafts })
     expect(named.stdout).toContain('project elsewhere, session s-notes)')
   })

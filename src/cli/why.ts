@@ -81,6 +81,7 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
                      the MCP server's tools; in / or the home folder, none (every project);
                      with --session, outside a repository below the folder that session
                      was started in, the session's project, as the hooks record it there
+                     (the default and \`.\` alike)
   --all-projects     with --point: across every project, as in / or the home folder, wherever
                      the command runs
   --session ID       with --point: the session asked in, whose personalization (then) decides
@@ -398,8 +399,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
     await loadPolicy(values.policy)
   }
   // Asked in a session, in a folder kept out of git below the one it was started in: its project,
-  // where the hooks recorded and planned its questions there, not the folder's own.
-  if (values.project === undefined && project !== undefined && run.session_id !== undefined && projectOfFolder(process.cwd()) === undefined) {
+  // where the hooks recorded and planned its questions there, not the folder's own; `.` too, which
+  // names the project the hook records here, as an audit of a PreToolUse answer gives it.
+  if ((values.project === undefined || values.project === '.') && project !== undefined && run.session_id !== undefined && projectOfFolder(process.cwd()) === undefined) {
     project = (await sessionProjectHere(run.session_id, user, values.data, values.policy)) ?? project
   }
   // One decision's chain (or the point's answer), asked and printed. `orElse`: what answers instead
