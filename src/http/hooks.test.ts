@@ -1244,6 +1244,18 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([`${projC}/docs`, projC, projC])
   })
 
+  it('outside a repository, a Windows cwd is in its session\'s folder whatever the case of its letters, as Windows finds folders', async () => {
+    const { call, store } = await createTestApp()
+    // A shell started at `c:\\proj`, a cd in Git Bash reported as `C:\\Proj\\docs`: one folder on Windows.
+    const start = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, { ...start, cwd: 'c:\\proj' })).status).toBe(200)
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    for (const [i, cwd] of ['C:\\Proj\\docs', 'c:/PROJ', 'C:\\proj-v2', 'D:\\proj\\docs'].entries()) {
+      expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${i}`, cwd })).status).toBe(200)
+    }
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual(['c:\\proj', 'c:\\proj', 'C:\\proj-v2', 'D:\\proj\\docs'])
+  })
+
   it('outside a repository, a session started in the root folder is no project its subfolders share', async () => {
     const { call, store } = await createTestApp()
     const start = claudeCodeFixture('session-start')

@@ -1461,10 +1461,12 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
 
 /**
  * A path as folders are compared: NFC, forward slashes, its `.` and `..` segments taken (a cwd
- * `/p/../q` is `/q`, no folder of `/p`'s), none at its end (`/` and `C:/` are then `` and `C:`).
+ * `/p/../q` is `/q`, no folder of `/p`'s), none at its end (`/` and `C:/` are then `` and `C:`);
+ * one with a drive letter in lower case, as Windows finds `c:\proj` and `C:\Proj` one folder.
  */
 function comparablePath(path: string): string {
-  return posix.normalize(path.normalize('NFC').replace(/\\/g, '/')).replace(/\/+$/, '')
+  const compared = posix.normalize(path.normalize('NFC').replace(/\\/g, '/')).replace(/\/+$/, '')
+  return /^[A-Za-z]:(\/|$)/.test(compared) ? compared.toLowerCase() : compared
 }
 
 /**
