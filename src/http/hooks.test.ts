@@ -1256,6 +1256,20 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual(['c:\\proj', 'c:\\proj', 'C:\\proj-v2', 'D:\\proj\\docs'])
   })
 
+  it('outside a repository, a session started in the home folder is no project its subfolders share', async () => {
+    const { call, store } = await createTestApp()
+    // Claude Code started in ~, then in ~/notes and ~/scratch: unrelated folders, not one project of ~.
+    vi.stubEnv('HOME', '/home/dev/')
+    const start = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, { ...start, cwd: '/home/dev' })).status).toBe(200)
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    for (const [i, cwd] of ['/home/dev/notes', '/home/dev/scratch/x', '/home/dev'].entries()) {
+      expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${i}`, cwd })).status).toBe(200)
+    }
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual(['/home/dev/notes', '/home/dev/scratch/x', '/home/dev'])
+    vi.unstubAllEnvs()
+  })
+
   it('outside a repository, a session started in the root folder is no project its subfolders share', async () => {
     const { call, store } = await createTestApp()
     const start = claudeCodeFixture('session-start')

@@ -1459,6 +1459,13 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
   return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
 }
 
+/** Whether `folder` is this process's home folder (`$HOME`), as folders are compared; none where no home is set. */
+function isHomeFolder(folder: string): boolean {
+  const home = comparablePath(process.env.HOME ?? process.env.USERPROFILE ?? '')
+  // A home that is no absolute folder (`HOME=`, a relative one) is none.
+  return (home.startsWith('/') || /^[a-z]:\//.test(home)) && comparablePath(folder) === home
+}
+
 /**
  * A path as folders are compared: NFC, forward slashes, its `.` and `..` segments taken (a cwd
  * `/p/../q` is `/q`, no folder of `/p`'s), none at its end (`/` and `C:/` are then `` and `C:`);
@@ -1472,12 +1479,16 @@ function comparablePath(path: string): string {
 /**
  * Whether `cwd` is the folder `project` names or below it, by whole segments (`/p/docs` is in
  * `/p`, `/p-v2` is not). A project that is no absolute folder (a name sent as `?project=`, one
- * kept by a hash) holds no cwd; nor does a root (`/`, `C:\`), which is every project's folder.
+ * kept by a hash) holds no cwd; nor does a root (`/`, `C:\`), which is every project's folder, nor
+ * the home folder, where the MCP server's tools take no project either: every folder of the user's
+ * (~/notes, ~/scratch) would be one project. The service's home is the user's where hooks reach it,
+ * on the same machine.
  */
 export function inProjectFolder(cwd: string, project: string): boolean {
   const folder = comparablePath(project)
   // A root, compared, is `` or `C:`: not absolute, so none.
   if (!folder.startsWith('/') && !/^[A-Za-z]:\//.test(folder)) return false
+  if (isHomeFolder(folder)) return false
   const here = comparablePath(cwd)
   return here === folder || here.startsWith(`${folder}/`)
 }
