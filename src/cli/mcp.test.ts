@@ -14,6 +14,11 @@ describe('mcp --help', () => {
     const text = MCP_HELP.replace(/\s+/g, ' ')
     expect(text).toContain("when none runs, it opens $DECISION_MEMORY_DATA, else this checkout's ./data")
   })
+
+  it('says the project is none in / or the home folder only outside a repository: a home folder kept in git is its project', () => {
+    const text = MCP_HELP.replace(/\s+/g, ' ')
+    expect(text).toContain("a git repository's root (a worktree's main checkout), else the folder itself, but none when that is / or the home folder")
+  })
 })
 
 describe('mcp --data where no store can be', () => {

@@ -53,8 +53,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   that call. The tools' user defaults to $DECISION_MEMORY_USER, else "default", as the hook's
   does; their project to the one the hook records in the folder the server is started in (Claude
   Code starts it in the agent's): a git repository's root (a worktree's main checkout), else the
-  folder, but none in / or the home folder. A service run with --auth wants $DECISION_MEMORY_TOKEN
-  in the server's environment.
+  folder itself, but none when that is / or the home folder. A service run with --auth wants
+  $DECISION_MEMORY_TOKEN in the server's environment.
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
   service answers with its own); it is checked at start, and a broken one stops the server, as a
   --data where no store can be (a file, a folder of other files) does, and, without --data, a

@@ -175,6 +175,21 @@ describe('the project the MCP server\'s tools and why --point take for the folde
     }
   })
 
+  it('is the repository in a home folder that is a git repository, as the hook records it there', async () => {
+    const dir = realpathSync(await mkdtemp(join(tmpdir(), 'dm-working-')))
+    try {
+      // Dotfiles kept by `git init ~`: the hooks record the repository's root, so the tools and
+      // `why --point` take it too (README and the help say "outside a git repository" of the home folder).
+      const home = join(dir, 'home')
+      await mkdir(join(home, '.git'), { recursive: true })
+      await mkdir(join(home, 'notes'))
+      expect(workingProjectOf(home, home)).toBe(home)
+      expect(workingProjectOf(join(home, 'notes'), home)).toBe(home)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('reads the home folder as the other commands do: a HOME set relative or empty is not the folder it resolves to', async () => {
     const dir = realpathSync(await mkdtemp(join(tmpdir(), 'dm-working-')))
     try {

@@ -78,12 +78,13 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
   --project PROJECT  with --point: the project whose context the recommendation is made in;
                      \`.\`: the one the hook records here (the repository's root; a worktree's
                      main checkout; outside one, the folder), which is also the default, as for
-                     the MCP server's tools; in / or the home folder, none (every project);
+                     the MCP server's tools, but in / or the home folder outside a repository,
+                     where the default is none (every project);
                      with --session, outside a repository below the folder that session
                      was started in, the session's project, as the hooks record it there
                      (the default and \`.\` alike)
-  --all-projects     with --point: across every project, as in / or the home folder, wherever
-                     the command runs
+  --all-projects     with --point: across every project, as by default in / or the home folder,
+                     wherever the command runs
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
