@@ -13,7 +13,7 @@ import { BIN, runCli } from '../../test/support/spawn-service'
 import { BIN_PATH, shellWord } from './bin-path'
 import { LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
-import { pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
+import { HOOK_HELP, pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
 import { projectOfFolder } from './repository'
 
 /** A stub's handler that notes the URL of each request in `asked` and answers it `{}`. */
@@ -67,6 +67,11 @@ describe('the project of a hook payload whose cwd is reached through a symbolic 
 })
 
 describe('the project of a hook payload whose cwd is in no repository', () => {
+  it('is said in hook --help to be its session\'s below the folder that session was started in, as the service keeps it', () => {
+    const text = HOOK_HELP.replace(/\s+/g, ' ')
+    expect(text).toContain("a cwd in the folder its session was started in or below it, where Claude Code follows the agent's cd, is in that session's project")
+  })
+
   it('is the folder a symbolic link leads to, sent as the cwd, not as ?project=, as why --project . run there names it; a cwd with no link, as written', async () => {
     const asked: URL[] = []
     const cwds: unknown[] = []

@@ -23,7 +23,10 @@ decision-memory hook --record-set-aside --user USER [--spool FILE]
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
   first by the next call. The project is the root of the git repository the payload's cwd is in
   (the nearest folder holding .git, symbolic links followed; for a linked worktree, its
-  repository's main working tree), or the cwd outside one, its symbolic links followed too.
+  repository's main working tree), or the cwd outside one, its symbolic links followed too, but
+  a cwd in the folder its session was started in or below it, where Claude Code follows the
+  agent's cd, is in that session's project, as a repository's root keeps it (not a session
+  started in / or the home folder).
 
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a flag
                  mistake spools the capture, but one that leaves the user in doubt (a name the
