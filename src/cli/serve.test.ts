@@ -97,6 +97,11 @@ describe('decision-memory help serve', () => {
     // `JSON or YAML` alone let a YAML policy in mine.json seem right until start refused it.
     expect(SERVE_HELP).toMatch(/--policy FILE +policy file: JSON, or YAML when its name ends in \.yaml or \.yml\b/)
   })
+
+  it('says an IPv4 address in a short form is taken for --host, as the address it is', () => {
+    // serve takes --host 127.1 as 127.0.0.1 (loopback, no --auth), which the help did not say.
+    expect(SERVE_HELP.replace(/\s+/g, ' ')).toContain('an IPv4 address in a short form the resolver reads (127.1, 2130706433) is bound as the address it is, loopback included')
+  })
 })
 
 describe('decision-memory serve with a tokens file it cannot use', () => {

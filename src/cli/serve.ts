@@ -38,7 +38,9 @@ export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--dat
 
   --port N       port to listen on (default $DECISION_MEMORY_PORT or 7420; 0 picks a free one,
                  which the "listening" log line gives at any DECISION_MEMORY_LOG_LEVEL)
-  --host ADDR    address to bind (default 127.0.0.1), alone: not a URL, and no port (--port)
+  --host ADDR    address to bind (default 127.0.0.1), alone: not a URL, and no port (--port);
+                 an IPv4 address in a short form the resolver reads (127.1, 2130706433) is
+                 bound as the address it is, loopback included
   --data DIR     LevelDB data directory (default $DECISION_MEMORY_DATA or ./data)
   --policy FILE  policy file: JSON, or YAML when its name ends in .yaml or .yml
                  (default policies/default.json)
