@@ -235,7 +235,8 @@ export const CheckBody = z
     multi_select: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({
       description:
         "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
-        'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
+        'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice. ' +
+        'Multi-select, one label joined with `, ` as AskUserQuestion gives an answer (`Tier S, Tier M`) is the options it joins, as capture stores it.',
     }),
     // As a recommendation and an observation take it: an orchestrator copying its AskUserQuestion question sends this spelling.
     multiSelect: MultiSelectAlias,

@@ -198,7 +198,8 @@ const DIVERGENCES: Divergence[] = [
         type: 'boolean',
         description:
           "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
-          'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
+          'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice. ' +
+          'Multi-select, one label joined with `, ` as AskUserQuestion gives an answer (`Tier S, Tier M`) is the options it joins, as capture stores it.',
       },
       multiSelect: { type: 'boolean', description: "AskUserQuestion's spelling of `multi_select`, taken as it; give one of the two." },
     },
