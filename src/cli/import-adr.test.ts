@@ -206,6 +206,11 @@ describe('import-adr into a store opened here', () => {
     }
   })
 
+  it('says in its help that a file numbered otherwise than adr-tools numbers one is keyed by its number', () => {
+    const text = IMPORT_ADR_HELP.replace(/\s+/g, ' ')
+    expect(text).toContain('keyed ADR-NNNN, as is a file numbered otherwise, ADR-013-slug.md or ADR 12 Slug.md, whose number no other file has')
+  })
+
   it('says in its help the store it opens when none is named: this checkout\'s data, not ./data', () => {
     const data = IMPORT_ADR_HELP.slice(IMPORT_ADR_HELP.indexOf('--data DIR   '))
     expect(data).toContain("this checkout's data")

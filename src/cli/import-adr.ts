@@ -18,7 +18,9 @@ import { jsonLine, printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
 
-  Imports the decision records in DIR (R-CON-6): adr-tools (NNNN-slug.md with "## Status"),
+  Imports the decision records in DIR (R-CON-6): adr-tools (NNNN-slug.md with "## Status",
+  keyed ADR-NNNN, as is a file numbered otherwise, ADR-013-slug.md or ADR 12 Slug.md, whose
+  number no other file has: a decision stored under its whole name before is carried over),
   MADR (front matter status/date/decision-makers), log4brains (yyyymmdd-slug.md with
   "- Status:" bullets), section-based DECISIONS.md logs and AXME Code decisions (D-NNN-slug.md
   in .axme-code/decisions, which DIR may name as .axme-code); statuses and "Superseded by" links
