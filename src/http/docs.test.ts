@@ -633,3 +633,14 @@ describe('the request bodies /docs fills in (R-SVC-1)', () => {
     expect(checked).toEqual(expect.arrayContaining(['post /v1/sessions', 'post /v1/maintenance/decay-scan', 'post /v1/decisions/import', 'post /v1/observations', 'post /v1/recommendations']))
   })
 })
+
+describe("the hook's ?project= in the OpenAPI document", () => {
+  it('says a cwd below the folder its session was started in is in that session\'s project, as the service keeps it', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const operation = body.paths['/v1/hooks/claude-code'].post as { parameters: Array<{ in: string; name: string; description?: string }> }
+    const project = operation.parameters.find((p) => p.in === 'query' && p.name === 'project')
+    // "in the folder it was started in" read as that folder alone; projC/docs is projC's too.
+    expect(project?.description).toContain('the `cwd` is the folder it was started in or below it (or is none)')
+  })
+})

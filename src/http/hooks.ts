@@ -22,7 +22,7 @@ const HookQuery = z.object({
     description:
       'The project of the event, as the payload’s `cwd` would give it: `decision-memory hook` sends the root of the ' +
       'git repository the cwd is in, so that a session that moved to a subfolder stays in its project; default the project of ' +
-      'the event’s session where the `cwd` is in the folder it was started in (or is none), else the `cwd`.',
+      'the event’s session where the `cwd` is the folder it was started in or below it (or is none), a root (`/`, `C:\\`) holding none, else the `cwd`.',
   }),
   path: z.string().min(1).max(4096).optional().openapi({
     param: { name: 'path', in: 'query' },
