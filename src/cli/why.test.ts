@@ -14,7 +14,7 @@ import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { importAdrCommand } from './import-adr'
-import { chainText, notAsOf, pointText, whyCommand } from './why'
+import { chainText, notAsOf, pointText, WHY_HELP, whyCommand } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
   ({
@@ -710,5 +710,13 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const gone = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0002-not-there.md'), '--data', store]))
     expect(gone.code).toBe(1)
     expect(gone.stderr).toBe(`decision-memory why: no decision was imported from ${join(repo, 'doc', 'adr', '0002-not-there.md')} or is scoped to its path, and there is no such file here\n`)
+  })
+})
+
+describe('why --help', () => {
+  it('says --all-projects is the default in / or the home folder only outside a repository', () => {
+    // A home folder kept in git is its project, by default as with `.`.
+    const text = WHY_HELP.replace(/\s+/g, ' ')
+    expect(text).toContain('--all-projects with --point: across every project wherever the command runs, as by default in / or the home folder outside a repository')
   })
 })

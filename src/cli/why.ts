@@ -83,8 +83,8 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
                      with --session, outside a repository below the folder that session
                      was started in, the session's project, as the hooks record it there
                      (the default and \`.\` alike)
-  --all-projects     with --point: across every project, as by default in / or the home folder,
-                     wherever the command runs
+  --all-projects     with --point: across every project wherever the command runs, as by default
+                     in / or the home folder outside a repository
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
