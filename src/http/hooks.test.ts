@@ -1,5 +1,8 @@
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { hashPointKey } from '../domain/decision-point'
@@ -11,6 +14,7 @@ import type { MemoryStore } from '../memory/store'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
+import { tempDir } from '../../test/support/temp-dir'
 
 const HOOK = '/v1/hooks/claude-code'
 const TIER_QUESTION = 'Which complexity tier should this SPEC use?'
@@ -1268,6 +1272,45 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     }
     expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual(['/home/dev/notes', '/home/dev/scratch/x', '/home/dev'])
     vi.unstubAllEnvs()
+  })
+
+  it('outside a repository, a home reached through a symbolic link is the home the hook sends, the folder it leads to', async () => {
+    const { call, store } = await createTestApp()
+    // HOME=/home/dev, a link to /data/dev (an NFS home, /home a link on FreeBSD): Claude Code's cwd,
+    // and the hook's, is the folder it leads to, as the MCP server's home is (workingProjectOf).
+    const dir = tempDir('dm-hooks-home-')
+    mkdirSync(join(dir, 'real-home'))
+    symlinkSync(join(dir, 'real-home'), join(dir, 'home'))
+    const real = realpathSync(join(dir, 'real-home'))
+    onTestFinished(() => {
+        vi.unstubAllEnvs()
+      })
+    vi.stubEnv('HOME', join(dir, 'home'))
+    const start = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, { ...start, cwd: real })).status).toBe(200)
+    const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+    for (const [i, cwd] of [`${real}/notes`, `${real}/scratch`].entries()) {
+      expect((await call('POST', HOOK, { ...post, tool_use_id: `toolu_${i}`, cwd })).status).toBe(200)
+    }
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([`${real}/notes`, `${real}/scratch`])
+  })
+
+  it('outside a repository, with HOME set empty or relative the home is the account\'s, as the MCP server takes it', async () => {
+    // `HOME=` in a unit file or a wrapper: the MCP server's tools take no project in the account's
+    // home (homeFolder), and the hooks keep no subfolder of a session started there either.
+    const home = userInfo().homedir
+    for (const value of ['', 'relative/home']) {
+      const { call, store } = await createTestApp()
+      onTestFinished(() => {
+        vi.unstubAllEnvs()
+      })
+      vi.stubEnv('HOME', value)
+      const start = claudeCodeFixture('session-start')
+      expect((await call('POST', HOOK, { ...start, cwd: home })).status).toBe(200)
+      const post = { ...claudeCodeFixture('post-tool-use-single'), session_id: start.session_id }
+      expect((await call('POST', HOOK, { ...post, cwd: `${home}/notes` })).status).toBe(200)
+      expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([`${home}/notes`])
+    }
   })
 
   it('outside a repository, a session started in the root folder is no project its subfolders share', async () => {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
-import { posix } from 'node:path'
+import { isAbsolute, posix } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs } from '../cli/bin-path'
+import { homeFolder } from '../cli/options'
+import { realFolder } from '../cli/repository'
 import type { DecisionMemory } from '../decision-memory'
 import { compareKeys } from '../decisions/decision'
 import { agreeing, decisionsNamed } from '../decisions/decisions-named'
@@ -1459,11 +1461,19 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
   return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
 }
 
-/** Whether `folder` is this process's home folder (`$HOME`), as folders are compared; none where no home is set. */
+/**
+ * Whether `folder` is this process's home folder, as folders are compared: the one the MCP server
+ * takes no project in (workingProjectOf), homeFolder's (`$HOME`, `%USERPROFILE%` on Windows, the
+ * account's own where HOME is unset, empty or relative), as written or as its links lead: the hook
+ * sends a cwd reached through a link as the folder it leads to (`/data/dev` for a HOME of
+ * `/home/dev`, a link), and a HOME read as written alone kept `~/notes` and `~/scratch` one project.
+ */
 function isHomeFolder(folder: string): boolean {
-  const home = comparablePath(process.env.HOME ?? process.env.USERPROFILE ?? '')
-  // A home that is no absolute folder (`HOME=`, a relative one) is none.
-  return (home.startsWith('/') || /^[a-z]:\//.test(home)) && comparablePath(folder) === home
+  const home = homeFolder()
+  // A home that is still no absolute folder (no account entry for this uid, HOME relative) is none.
+  if (!isAbsolute(home)) return false
+  const compared = comparablePath(folder)
+  return compared === comparablePath(home) || compared === comparablePath(realFolder(home))
 }
 
 /**
