@@ -148,6 +148,34 @@ describe('import-adr --dry-run', () => {
     }
   })
 
+  it('says a service\'s error answer to its OpenAPI document as that, not as a version before dry runs', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    // A service of this version failing (500), or a proxy in front of it (502): "restart it, a
+    // version before this" sent the user to restart a current service for what the answer says.
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`)
+      const [status, body] =
+        req.url === '/openapi.json'
+          ? [500, { error: { code: 'internal', message: 'internal error (request id r-1)' } }]
+          : [200, req.method === 'GET' ? { decisions: [] } : { created: ['ADR-0001'], updated: [], unchanged: [] }]
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    try {
+      const { code, stdout, stderr } = await run([dir, '--dry-run'])
+      expect(code).toBe(0)
+      expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+      expect(stderr).toContain('the store could not say what the import would do (internal error (request id r-1))')
+      expect(stderr).not.toContain('restart it')
+      expect(seen).not.toContain('POST /v1/decisions/import')
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    }
+  })
+
   it('says a single record and nothing unread plainly', async () => {
     const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
     expect((await run([dir, '--dry-run'])).stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)

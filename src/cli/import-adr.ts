@@ -600,7 +600,9 @@ async function refuseServiceWithoutDryRun(dataDir: string | undefined): Promise<
     whenNoStore: () => null,
   })
   if (document.via !== 'service') return
-  if (document.status === 401 || document.status === 403) throw new Unasked(errorMessage(document))
+  // An error answer is said as it is (a token refused, a failure of the service or of a proxy before
+  // it), not as an old version to restart; a 404, no document at all, cannot say it takes a dry run.
+  if (document.status >= 400 && document.status !== 404) throw new Unasked(errorMessage(document))
   if (document.status === 200 && JSON.stringify(document.body ?? null).includes('"dry_run"')) return
   throw new Unasked(`the service at ${serviceUrl()} does not take a dry run (a version before this, still running after an upgrade? its import would store the records): restart it`)
 }
