@@ -120,60 +120,48 @@ describe('import-adr --dry-run', () => {
     )
   })
 
-  it('sends no import to a service of a version before dry runs, which would store the records, and says so', async () => {
-    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
-    // Such a service dropped `dry_run` from the body unsaid and imported: its document names none.
+  /** Runs `import-adr DIR --dry-run` against a service answering each request as `answer` says; what it printed, and the requests it was sent. */
+  async function dryRunAgainst(dir: string, answer: (url: string, method: string) => [number, unknown]) {
     const seen: string[] = []
     const server = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`)
-      const body =
-        req.url === '/openapi.json'
-          ? { openapi: '3.1.0', paths: { '/v1/decisions/import': { post: { requestBody: { content: { 'application/json': { schema: { properties: { records: {} } } } } } } } } }
-          : req.method === 'GET'
-            ? { decisions: [] }
-            : { created: ['ADR-0001'], updated: [], unchanged: [] }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+      const [status, body] = answer(req.url ?? '/', req.method ?? 'GET')
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     })
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
     try {
-      const { code, stdout, stderr } = await run([dir, '--dry-run'])
-      expect(code).toBe(0)
-      expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
-      expect(stderr).toContain('does not take a dry run (a version before this, still running after an upgrade? its import would store the records): restart it')
-      expect(seen).not.toContain('POST /v1/decisions/import')
+      return { ...(await run([dir, '--dry-run'])), seen }
     } finally {
       server.closeAllConnections()
       await new Promise<void>((done) => server.close(() => done()))
     }
+  }
+  const IMPORTED = { created: ['ADR-0001'], updated: [], unchanged: [] }
+
+  it('sends no import to a service of a version before dry runs, which would store the records, and says so', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    // Such a service dropped `dry_run` from the body unsaid and imported: its document names none.
+    const oldDocument = { openapi: '3.1.0', paths: { '/v1/decisions/import': { post: { requestBody: { content: { 'application/json': { schema: { properties: { records: {} } } } } } } } } }
+    const { code, stdout, stderr, seen } = await dryRunAgainst(dir, (url, method) => [200, url === '/openapi.json' ? oldDocument : method === 'GET' ? { decisions: [] } : IMPORTED])
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+    expect(stderr).toContain('does not take a dry run (a version before this, still running after an upgrade? its import would store the records): restart it')
+    expect(seen).not.toContain('POST /v1/decisions/import')
   })
 
   it('says a service\'s error answer to its OpenAPI document as that, not as a version before dry runs', async () => {
     const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
     // A service of this version failing (500), or a proxy in front of it (502): "restart it, a
     // version before this" sent the user to restart a current service for what the answer says.
-    const seen: string[] = []
-    const server = createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`)
-      const [status, body] =
-        req.url === '/openapi.json'
-          ? [500, { error: { code: 'internal', message: 'internal error (request id r-1)' } }]
-          : [200, req.method === 'GET' ? { decisions: [] } : { created: ['ADR-0001'], updated: [], unchanged: [] }]
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    })
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
-    try {
-      const { code, stdout, stderr } = await run([dir, '--dry-run'])
-      expect(code).toBe(0)
-      expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
-      expect(stderr).toContain('the store could not say what the import would do (internal error (request id r-1))')
-      expect(stderr).not.toContain('restart it')
-      expect(seen).not.toContain('POST /v1/decisions/import')
-    } finally {
-      server.closeAllConnections()
-      await new Promise<void>((done) => server.close(() => done()))
-    }
+    const { code, stdout, stderr, seen } = await dryRunAgainst(dir, (url, method) =>
+      url === '/openapi.json' ? [500, { error: { code: 'internal', message: 'internal error (request id r-1)' } }] : [200, method === 'GET' ? { decisions: [] } : IMPORTED],
+    )
+    expect(code).toBe(0)
+    expect(stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+    expect(stderr).toContain('the store could not say what the import would do (internal error (request id r-1))')
+    expect(stderr).not.toContain('restart it')
+    expect(seen).not.toContain('POST /v1/decisions/import')
   })
 
   it('says a single record and nothing unread plainly', async () => {
