@@ -719,4 +719,10 @@ describe('why --help', () => {
     const text = WHY_HELP.replace(/\s+/g, ' ')
     expect(text).toContain('--all-projects with --point: across every project wherever the command runs, as by default in / or the home folder outside a repository')
   })
+
+  it('says a session started in / or the home folder lends its subfolders no project, as the hooks keep none', () => {
+    // inProjectFolder: ~/notes and ~/scratch of a session started in ~ are projects of their own.
+    const text = WHY_HELP.replace(/\s+/g, ' ')
+    expect(text).toContain("below the folder that session was started in (not / or the home folder, whose subfolders keep their own), the session's project")
+  })
 })

@@ -81,8 +81,9 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
                      the MCP server's tools, but in / or the home folder outside a repository,
                      where the default is none (every project);
                      with --session, outside a repository below the folder that session
-                     was started in, the session's project, as the hooks record it there
-                     (the default and \`.\` alike)
+                     was started in (not / or the home folder, whose subfolders keep their
+                     own), the session's project, as the hooks record it there (the default
+                     and \`.\` alike)
   --all-projects     with --point: across every project wherever the command runs, as by default
                      in / or the home folder outside a repository
   --session ID       with --point: the session asked in, whose personalization (then) decides
