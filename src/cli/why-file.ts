@@ -235,6 +235,11 @@ export function scopedNotInForce(path: string, decisions: readonly DecisionRecor
     .sort((a, b) => compareKeys(a.key, b.key))
 }
 
+/** How a refusal says the decisions scoped to a path: `in force scoped` where some scoped there are not in force (`scopedNotInForce`), else `scoped`. */
+export function scopedSaid(notInForce: readonly DecisionRecord[]): string {
+  return notInForce.length > 0 ? 'in force scoped' : 'scoped'
+}
+
 /** How many decisions not in force a refusal names by key before it counts the rest. */
 const NOT_IN_FORCE_NAMED = 5
 
@@ -260,7 +265,7 @@ export function noDecisionOfFile(file: string, path: string, doorway: FileDoorwa
   // Decisions scoped there once (deprecated, superseded by one that holds elsewhere, ...) are named
   // after the rest: "no decision is scoped to its path" would hide the why a reviewer came for.
   const gone = scopedNotInForce(path, decisions)
-  const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is ${gone.length > 0 ? 'in force scoped' : 'scoped'} to its path`
+  const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is ${scopedSaid(gone)} to its path`
   return noDecisionSaid(file, path, doorway, none) + notInForceSaid(gone, doorway)
 }
 

@@ -15,7 +15,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 import { notAsOf } from '../cli/why'
-import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, type FileDecision } from '../cli/why-file'
+import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, scopedSaid, type FileDecision } from '../cli/why-file'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
@@ -483,7 +483,7 @@ export function createMcpServer(
       }
       const message = noDecisionOfFile(file, path, doorway, asOf, all)
       const then = asOf === undefined ? '' : ` as of ${asOf}`
-      const scoped = scopedNotInForce(path, all).length > 0 ? 'in force scoped' : 'scoped'
+      const scoped = scopedSaid(scopedNotInForce(path, all))
       return { ok: false, error: { code: 'decision_not_found', message, issues: [{ path: 'file', message: `no decision was imported from it or is ${scoped} to its path${then}` }] } }
     }
     const decisions: Array<FileDecision & { why: unknown }> = []
