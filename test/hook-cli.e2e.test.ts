@@ -11,7 +11,7 @@ import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-pay
 import { BIN, cleanEnv, closedPort, runCli, runCliFromFile, runCliKeptOpen, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { sparseFile, tempDir } from './support/temp-dir'
-import { BIN_PATH, shellWord } from '../src/cli/bin-path'
+import { BIN_PATH, shellWord } from '../src/config/bin-path'
 
 const running: RunningService[] = []
 const servers: Server[] = []

@@ -9,7 +9,7 @@ import { fieldNestedTooDeep, hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { RECORD_SET_ASIDE, recordSetAsideCommand } from './set-aside'
-import { commandLine, optionArgs } from './bin-path'
+import { commandLine, optionArgs } from '../config/bin-path'
 import { printable, printableLine } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, notAFile, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 

@@ -10,7 +10,7 @@ import { captured } from '../../test/support/captured'
 import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import type { DecisionRecord } from '../decisions/decision'
-import { CHECKOUT_DATA_DIR } from './bin-path'
+import { CHECKOUT_DATA_DIR } from '../config/bin-path'
 import { IMPORT_ADR_HELP, importAdrCommand, keptUnderOtherKeys, movedAway, renamedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */

@@ -44,7 +44,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 const { defaultHookCommand, INSTALL_HOOKS_HELP, installHooksCommand, missingOfCommand, runsRecordSetAside, shownCommand } = await import('./install-hooks')
 const { UsageError } = await import('./options')
-const { shellWord } = await import('./bin-path')
+const { shellWord } = await import('../config/bin-path')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
 
 let stderr: string

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, readlink, realpath, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
-import { BIN_PATH, shellWord } from './bin-path'
+import { BIN_PATH, shellWord } from '../config/bin-path'
 import { cannotRead } from '../file-error'
 import { specialFileKind } from '../file-kind'
 import { fieldNestedPast } from '../domain/json-depth'

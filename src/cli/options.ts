@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net'
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { optionArgs, shellWord } from './bin-path'
+import { optionArgs, shellWord } from '../config/bin-path'
 import { IdentifierSchema, TimestampSchema, timestampIssue, TrimmedIdentifierSchema } from '../domain/observation'
 import { ipv4Address } from '../ipv4-address'
 

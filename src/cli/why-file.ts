@@ -5,7 +5,7 @@ import { isWithin } from '../decisions/applicability'
 import { compareKeys, globMeant, isGlobPath, type DecisionRecord } from '../decisions/decision'
 import { recordFolder, recordsRead } from './import-adr'
 import { pathInRepository, repositoryRoot } from './repository'
-import { shellWord } from './bin-path'
+import { shellWord } from '../config/bin-path'
 
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per

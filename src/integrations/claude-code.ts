@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { isAbsolute, posix } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { commandLine, optionArgs } from '../cli/bin-path'
+import { commandLine, optionArgs } from '../config/bin-path'
 import { homeFolder } from '../cli/options'
 import { realFolder } from '../cli/repository'
 import type { DecisionMemory } from '../decision-memory'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { BIN_PATH, shellWord } from '../cli/bin-path'
+import { BIN_PATH, shellWord } from '../config/bin-path'
 import { HOOK_TEXT_LIMIT, rationalePart, rationaleQuoted, textPart, withinHookLimit } from './hook-text'
 
 /** The command a hint prints to show a decision whole: this checkout's bin by path, as it runs. */

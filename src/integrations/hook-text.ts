@@ -5,7 +5,7 @@
  * hooks reference), where the command at the end of a message is lost.
  */
 
-import { commandLine, shellWord } from '../cli/bin-path'
+import { commandLine, shellWord } from '../config/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
 import { printable } from '../cli/terminal'
 

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { outsideEnv } from '../../test/support/processes'
 import { BIN_PATH, commandLine, shellWord } from './bin-path'
-import { packageVersion } from './package-version'
+import { packageVersion } from '../cli/package-version'
 
 const dirs: string[] = []
 afterEach(async () => {
