@@ -7,7 +7,7 @@ import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } fro
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
 import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, msFlag, msOf, msRefusal, TIMEOUT_FLAG, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { commandFolders } from './command-folders'
-import { pathInRepository } from './repository'
+import { pathInRepository } from '../repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy } from './stdin-payload'

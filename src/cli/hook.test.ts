@@ -14,7 +14,7 @@ import { BIN_PATH, shellWord } from '../config/bin-path'
 import { LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
 import { HOOK_HELP, pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
-import { projectOfFolder } from './repository'
+import { projectOfFolder } from '../repository'
 
 /** A stub's handler that notes the URL of each request in `asked` and answers it `{}`. */
 function answeringEmpty(asked: URL[]): RequestListener {

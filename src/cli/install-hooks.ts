@@ -13,7 +13,8 @@ import { hookBudgetMs } from './hook'
 import { RECORD_SET_ASIDE } from './set-aside'
 import { guardTimeoutMs } from './guard'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
-import { homeFolder, homePath, UsageError, parseFlags } from './options'
+import { homeFolder } from '../home-folder'
+import { homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
 

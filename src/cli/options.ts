@@ -1,9 +1,9 @@
 import { isIPv6 } from 'node:net'
-import { homedir, userInfo } from 'node:os'
-import { isAbsolute, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { optionArgs, shellWord } from '../config/bin-path'
 import { IdentifierSchema, TimestampSchema, timestampIssue, TrimmedIdentifierSchema } from '../domain/observation'
+import { homeFolder } from '../home-folder'
 import { ipv4Address } from '../ipv4-address'
 
 /** Where things are unless flags say otherwise (R-SVC-1). */
@@ -123,23 +123,6 @@ export function dataDirectory(flag: string | undefined, env: NodeJS.ProcessEnv =
 export function homePath(path: string): string {
   if (path === '~') return homeFolder()
   return /^~[/\\]/.test(path) ? join(homeFolder(), path.slice(2)) : path
-}
-
-/**
- * The home folder: $HOME (homedir), but the account's own when that is no absolute path. A HOME set
- * empty (`HOME=` in a unit file or a wrapper) made the hook's spool `.decision-memory/spool.ndjson`
- * in the folder the hook runs in, the agent's project: the choices kept in a repository, where a
- * commit could take them, and drained only by a hook run in that same folder.
- */
-export function homeFolder(): string {
-  const home = homedir()
-  if (isAbsolute(home)) return home
-  try {
-    return userInfo().homedir
-  } catch {
-    // No account entry for this uid (a container run with --user 1234): HOME as it is.
-    return home
-  }
 }
 
 /**

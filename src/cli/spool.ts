@@ -3,7 +3,8 @@ import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile
 import { basename, dirname, join, resolve } from 'node:path'
 import { TrimmedIdentifierSchema } from '../domain/observation'
 import { randomHex } from '../random-hex'
-import { envValue, homeFolder, homePath } from './options'
+import { homeFolder } from '../home-folder'
+import { envValue, homePath } from './options'
 
 /** One hook event the service could not take when it happened. */
 export interface SpooledEvent {

@@ -4,7 +4,7 @@ import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
 import { compareKeys, globMeant, isGlobPath, type DecisionRecord } from '../decisions/decision'
 import { recordFolder, recordsRead } from './import-adr'
-import { pathInRepository, repositoryRoot } from './repository'
+import { pathInRepository, repositoryRoot } from '../repository'
 import { shellWord } from '../config/bin-path'
 
 /**

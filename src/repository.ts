@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path'
-import { homeFolder } from './options'
+import { homeFolder } from './home-folder'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
 export function holdsGit(dir: string): boolean {
