@@ -3,7 +3,7 @@ import { InputError } from '../domain/errors'
 import type { DecayScanResult } from '../memory/decay-scan'
 import { UsageError, parseFlags, configFilePath, timestampFlag, momentAheadLocally } from './options'
 import { failure, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
-import { jsonLine } from './terminal'
+import { jsonLine } from '../terminal'
 
 export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
 

@@ -6,7 +6,7 @@ import { codeInWords } from '../file-error'
 import { homePath, userFlag, parseFlags } from './options'
 import { replaceFile, ReplaceError } from './replace-file'
 import { failure, throughServiceOrLocal } from './service-client'
-import { terminalSafeJson } from './terminal'
+import { terminalSafeJson } from '../terminal'
 
 export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--data DIR]
 

@@ -1,7 +1,7 @@
 import { EnvironmentError, homePath, UsageError, userFlag, parseFlags } from './options'
 import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { shownName } from '../domain/observation'
-import { jsonLine, printable } from './terminal'
+import { jsonLine, printable } from '../terminal'
 import { forgetInSpool, rejectedFile, setAsideNamingNoOne, spoolFile, spoolPathProblem } from './spool'
 
 export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR] [--spool FILE]

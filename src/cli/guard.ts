@@ -11,7 +11,7 @@ import { pathInRepository } from '../repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy } from './stdin-payload'
-import { printable, printableLine } from './terminal'
+import { printable, printableLine } from '../terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 

@@ -10,7 +10,7 @@ import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { RECORD_SET_ASIDE, recordSetAsideCommand } from './set-aside'
 import { commandLine, optionArgs } from '../config/bin-path'
-import { printable, printableLine } from './terminal'
+import { printable, printableLine } from '../terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, lstatOrNone, notAFile, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]

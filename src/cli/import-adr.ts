@@ -14,7 +14,7 @@ import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from '../repository'
 import { errorMessage, failure, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { StoreOpenError } from '../open-store'
-import { jsonLine, printable } from './terminal'
+import { jsonLine, printable } from '../terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
 

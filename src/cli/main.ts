@@ -1,6 +1,6 @@
 import { UsageError } from './options'
 import { packageVersion } from './package-version'
-import { printable, printableLine } from './terminal'
+import { printable, printableLine } from '../terminal'
 
 /** A command of the CLI, loaded only when it runs: the hooks start on every agent event and must start fast. */
 interface CommandModule {

@@ -5,7 +5,7 @@ import { shownPercent } from '../domain/recommendation'
 import { shownName } from '../domain/observation'
 import { agentUser, identifierFlag, parseFlags, configFilePath, timestampFlag, momentAheadLocally, UsageError } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
-import { jsonLine, printable } from './terminal'
+import { jsonLine, printable } from '../terminal'
 
 export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 

@@ -10,7 +10,7 @@ import { barredFolderProblem, dataWithoutCurrentIn, foreignFileIn, namesIn, open
 import { issuesOf, issuesText } from './error-envelope'
 import { takeLocalTurn } from './local-turn'
 import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem, urlMistakeReason } from './options'
-import { printable } from './terminal'
+import { printable } from '../terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
 export interface Answer {

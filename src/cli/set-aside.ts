@@ -1,6 +1,6 @@
 import { EnvironmentError, homePath, identifierFlag, parseFlags, UsageError } from './options'
 import { lstatOrNone, recordSetAside, rejectedFile, spoolFile, spoolPathProblem, type SetAsideRecorded } from './spool'
-import { printable } from './terminal'
+import { printable } from '../terminal'
 
 /** The flag that makes `hook` this command: one a person runs, not Claude Code. */
 export const RECORD_SET_ASIDE = '--record-set-aside'

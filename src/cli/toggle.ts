@@ -4,7 +4,7 @@ import { shownName } from '../domain/observation'
 import { configFilePath, envValue, EnvironmentError, identifierFlag, UsageError, parseFlags } from './options'
 import type { DecisionMemory } from '../decision-memory'
 import { failure, hasFields, type StoreRequest, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
-import { jsonLine, printable } from './terminal'
+import { jsonLine, printable } from '../terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off | --show] [--user USER] [--data DIR] [--policy FILE] [--json]
 

@@ -13,7 +13,7 @@ import { inProjectFolder, projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder, realFolder, workingProjectOf } from '../repository'
 import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
-import { jsonLine, printable } from './terminal'
+import { jsonLine, printable } from '../terminal'
 import { shellWord } from '../config/bin-path'
 
 /** Whether the folder this runs in is still there: process.cwd() throws in one removed under the shell. */

@@ -7,7 +7,7 @@
 
 import { commandLine, shellWord } from '../config/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
-import { printable } from '../cli/terminal'
+import { printable } from '../terminal'
 
 /**
  * The longest text field a hook prints, counted as JavaScript counts a string's length (UTF-16

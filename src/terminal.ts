@@ -1,4 +1,4 @@
-import { escaped, TERMINAL_CONTROLS } from '../domain/shown-text'
+import { escaped, TERMINAL_CONTROLS } from './domain/shown-text'
 
 /**
  * Text for a terminal: control characters other than line feeds and tabs, and the bidirectional

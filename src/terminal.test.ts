@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { jsonLine, printable, printableLine, terminalSafeJson } from './terminal'
-import { shownText } from '../domain/shown-text'
+import { shownText } from './domain/shown-text'
 
 describe('jsonLine', () => {
   it('writes DEL and the C1 controls as \\u escapes, which JSON.stringify leaves raw, and parses to the same value', () => {
