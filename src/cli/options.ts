@@ -3,14 +3,9 @@ import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { optionArgs, shellWord } from '../config/bin-path'
 import { IdentifierSchema, TimestampSchema, timestampIssue, TrimmedIdentifierSchema } from '../domain/observation'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../config/service-address'
 import { homeFolder } from '../home-folder'
 import { ipv4Address } from '../ipv4-address'
-
-/** Where things are unless flags say otherwise (R-SVC-1). */
-export const DEFAULT_PORT = 7420
-export const DEFAULT_HOST = '127.0.0.1'
-/** Where the commands find the service when DECISION_MEMORY_URL and DECISION_MEMORY_PORT are unset, as in a new shell. */
-export const DEFAULT_SERVICE_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
 
 /**
  * DECISION_MEMORY_PORT, without the white space around it, as DECISION_MEMORY_URL and _TOKEN (a

@@ -17,7 +17,8 @@ import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
 import { ipv4Address } from '../ipv4-address'
-import { DEFAULT_HOST, EnvironmentError, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, configFilePath, urlHost } from './options'
+import { DEFAULT_HOST } from '../config/service-address'
+import { EnvironmentError, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, configFilePath, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 /**

@@ -6,7 +6,7 @@
  */
 
 import { commandLine, shellWord } from '../config/bin-path'
-import { DEFAULT_SERVICE_URL } from '../cli/options'
+import { DEFAULT_SERVICE_URL } from '../config/service-address'
 import { printable } from '../terminal'
 
 /**
