@@ -11,7 +11,8 @@ import { CHECKOUT_DATA_DIR, shellWord } from '../config/bin-path'
 import { cannotRead } from '../file-error'
 import { specialFileKind } from '../file-kind'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
-import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from '../repository'
+import { repositoryRoot } from '../repository'
+import { recordFolder, recordsRead } from '../decisions/adr/record-folder'
 import { errorMessage, failure, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { StoreOpenError } from '../open-store'
 import { jsonLine, printable } from '../terminal'
@@ -215,34 +216,6 @@ function otherPrefixSaid(dir: string, prefix: string | undefined, kept: readonly
 
 /** What --prefix takes: a key's first character, then what a key holds (DecisionKeySchema). */
 const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/
-
-/**
- * A folder of records as imports name it (`imported.folder`), wherever the command runs: after its
- * repository's name, its `origin` remote's (`github.com/acme/shop/docs/adr`), else its main
- * checkout's directory's (`shop/docs/adr`); absolute outside a repository. `aliases` are the names
- * imports gave it before the repository was named by its remote (`shop/docs/adr`, and any
- * directory's name before `docs/adr`).
- * As given, its links not followed (holdsGit).
- */
-export function recordFolder(dir: string): { root?: string; origin?: string; directory?: string; folder: string; aliases: string[] } {
-  const absolute = resolve(dir)
-  const root = repositoryRoot(absolute, holdsGit)
-  if (root === undefined) return { folder: absolute, aliases: [] }
-  const origin = originName(root)
-  const inRepository = pathInRepository(absolute, holdsGit)
-  const directory = basename(projectRoot(root))
-  const folder = posix.join(origin ?? directory, inRepository)
-  const aliases =
-    origin === undefined
-      ? []
-      : [...[...new Set([basename(root), directory, posix.basename(origin)].map((name) => posix.join(name, inRepository)))].filter((a) => a !== folder), `*/${inRepository}`]
-  return { root, origin, directory, folder, aliases }
-}
-
-/** The folder `import-adr DIR` reads: DIR, but for AXME Code's store (`.axme-code`), whose decisions are in its `decisions/`, read as if named. */
-export function recordsRead(dir: string): string {
-  return basename(resolve(dir)) === '.axme-code' && isDirectory(join(dir, 'decisions')) ? join(dir, 'decisions') : dir
-}
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -554,15 +527,6 @@ function changeSaid(change: ImportChange): string {
   if (change.from === undefined && change.to === undefined) return change.field
   const said = (value: string | null | undefined) => (value == null ? 'none' : change.field === 'title' ? JSON.stringify(value) : value)
   return `${change.field} ${said(change.from)} → ${said(change.to)}`
-}
-
-/** Whether `path` names a folder. */
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
 }
 
 /** What `path` leads to when it is neither a file nor a folder (specialFileKind); undefined otherwise. */

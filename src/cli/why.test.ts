@@ -14,7 +14,8 @@ import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { importAdrCommand } from './import-adr'
-import { chainText, notAsOf, pointText, WHY_HELP, whyCommand } from './why'
+import { notAsOf } from '../answer-as-of'
+import { chainText, pointText, WHY_HELP, whyCommand } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
   ({

@@ -11,9 +11,10 @@ import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag, momentAheadLocally } from './options'
 import { inProjectFolder, projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder, realFolder, workingProjectOf } from '../repository'
-import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
+import { decisionsOfFile, isHere, noDecisionOfFile } from '../why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from '../terminal'
+import { notAsOf } from '../answer-as-of'
 import { shellWord } from '../config/bin-path'
 
 /** Whether the folder this runs in is still there: process.cwd() throws in one removed under the shell. */
@@ -279,27 +280,6 @@ function notApplied(outside: readonly OutOfScope[]): string | undefined {
   if (outside.length === 0) return undefined
   const each = outside.map((o) => `scoped to ${o.field} ${o.scope}, ${o.run === null ? `no ${o.field} given` : `not ${o.run}`}`)
   return `not applied: ${each.join('; ')}`
-}
-
-/**
- * Why an answer asked for as of `asOf` cannot be printed as of it, or undefined when it says that
- * moment. A service of an older version, still running after an upgrade of the command, may ignore
- * `as_of` on `GET /v1/decisions/{key}/why` (one from before it took as_of there does; one from
- * after, up to the one that says its as_of, answers as of then) and send the chain of now without saying so: printed
- * under `KEY as of ISO`, it would be a wrong audit said as right. Its answer has no `as_of`; one
- * that names another moment is refused too, as it describes another moment than the one asked.
- * `done` and `flag` say it for the doorway that asks (the MCP `why` tool answers, with `as_of`).
- */
-export function notAsOf(body: unknown, asOf: string, what: string, done = 'printed', flag = '--as-of'): string | undefined {
-  const said = (body as { as_of?: unknown } | null)?.as_of
-  if (typeof said !== 'string') {
-    return (
-      `the service does not answer ${what} as of a moment (its answer has no as_of): a service of an older version, ` +
-      `still running after the upgrade, may answer as of now whatever ${flag} says, and none says which moment it answered for; restart it, then ask again. Nothing ${done} as of ${asOf}`
-    )
-  }
-  if (Date.parse(said) !== Date.parse(asOf)) return `the service answered ${what} as of ${said}, not as of ${asOf}; nothing ${done}`
-  return undefined
 }
 
 /** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */

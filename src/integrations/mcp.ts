@@ -14,8 +14,8 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
-import { notAsOf } from '../cli/why'
-import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, scopedSaid, type FileDecision } from '../cli/why-file'
+import { notAsOf } from '../answer-as-of'
+import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, scopedSaid, type FileDecision } from '../why-file'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'

@@ -1,11 +1,11 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
-import { isWithin } from '../decisions/applicability'
-import { compareKeys, globMeant, isGlobPath, type DecisionRecord } from '../decisions/decision'
-import { recordFolder, recordsRead } from './import-adr'
-import { pathInRepository, repositoryRoot } from '../repository'
-import { shellWord } from '../config/bin-path'
+import { DECISION_LOG, notARecord } from './decisions/adr/adr-folder'
+import { isWithin } from './decisions/applicability'
+import { compareKeys, globMeant, isGlobPath, type DecisionRecord } from './decisions/decision'
+import { recordFolder, recordsRead } from './decisions/adr/record-folder'
+import { pathInRepository, repositoryRoot } from './repository'
+import { shellWord } from './config/bin-path'
 
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per

@@ -2,8 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import type { DecisionRecord } from '../decisions/decision'
-import { tempDir } from '../../test/support/temp-dir'
+import type { DecisionRecord } from './decisions/decision'
+import { tempDir } from '../test/support/temp-dir'
 import { decisionsOfFile, globScopedOver, importedFrom, noDecisionOfFile, scopedTo } from './why-file'
 
 /** A decision in force scoped to `path`, as the store lists it (only what why-file reads). */
