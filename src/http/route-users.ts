@@ -16,7 +16,10 @@ export interface RouteUsers {
   body?: UserSchema | undefined
 }
 
-/** What zod keeps of a schema's kind: enough to find a `user` field through arrays, tuples, unions, intersections, pipes, defaults and lazy schemas. */
+/**
+ * What zod 4's public `def` of a schema holds (the object `_zod.def` is): enough to find a `user`
+ * field through arrays, tuples, unions, intersections, pipes, defaults and lazy schemas.
+ */
 interface ZodDef {
   type?: string
   element?: unknown
@@ -43,7 +46,7 @@ function userField(schema: unknown, depth = 0): UserSchema | undefined {
   if (schema === null || typeof schema !== 'object' || depth > 8) return undefined
   const shape = (schema as { shape?: Record<string, UserSchema | undefined> }).shape
   if (shape !== undefined && typeof shape === 'object') return shape.user
-  const def = (schema as { _zod?: { def?: ZodDef } })._zod?.def
+  const def = (schema as { def?: ZodDef }).def
   if (def === undefined) return undefined
   const lazy = typeof def.getter === 'function' ? def.getter() : undefined
   const inner = [def.element, ...(def.items ?? []), def.rest, ...(def.options ?? []), def.left, def.right, def.in, def.out, def.innerType, lazy]
