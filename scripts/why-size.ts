@@ -11,12 +11,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { mcpBackend, type McpCall } from '../src/cli/mcp'
-import { jsonLine } from '../src/cli/terminal'
+import { jsonLine } from '../src/terminal'
 import { pointText } from '../src/cli/why'
 import type { PointWhy } from '../src/decisions/explain-point'
 import { createMcpServer } from '../src/integrations/mcp'
 import { bigWhyCase, BIG_WHY_CASES, type BigWhyCase } from '../test/support/big-why'
 import { createTestApp } from '../test/support/test-app'
+import { parseFlags, readFlags } from './flags'
+
+// It takes no flags: one given is a mistake, said before anything runs.
+readFlags('why-size', () => parseFlags({ options: {} }))
 
 /** The parts of an answer by size: which field takes the room. */
 function parts(value: Record<string, unknown>): string {

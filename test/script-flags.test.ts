@@ -39,6 +39,7 @@ describe('a mistake in a script\'s flags', () => {
     ['scripts/sync-cost.ts', ['--count'], "Option '--count <value>' argument missing"],
     ['scripts/sync-cost.ts', ['--count', '1.5'], '--count must be a positive integer, not "1.5"'],
     ['scripts/crash-soak.ts', ['--help'], "Unknown option '--help'"],
+    ['scripts/why-size.ts', ['--cases', '3'], "Unknown option '--cases'"],
     ['scripts/crash-soak.ts', ['--clients', '1', '--cycles', 'many'], '--cycles must be a positive integer, not "many"'],
     ['scripts/crash-soak.ts', ['--cycles', '1', '--clients', '1', '--seed=-1'], '--seed must be an integer of 0 or more, not "-1"'],
     // A negative number after its flag is the flag's value, said by the flag's own check (as the

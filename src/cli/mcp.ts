@@ -153,7 +153,10 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const folder = workingProjectOf(here)
   const defaultProject = folder === undefined ? undefined : projectOf(folder)
   const defaultProjectIsFolder = folder !== undefined && projectOfFolder(here) === undefined
-  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject, defaultProjectIsFolder, folder: here })
+  // The store and policy a point's whole why is read with, as the command it names (absolute, since
+  // the agent may run it from another folder). policy was made absolute above.
+  const commandFlags = [...(values.data === undefined ? [] : ['--data', dataDirectory(values.data)]), ...(values.policy === undefined ? [] : ['--policy', values.policy])]
+  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject, defaultProjectIsFolder, folder: here, commandFlags })
   // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
   // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
   const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)

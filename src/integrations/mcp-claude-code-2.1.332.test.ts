@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/support/temp-dir'
 import { createTestApp } from '../../test/support/test-app'
+import { commandLine } from '../config/bin-path'
 import { packageVersion } from '../cli/package-version'
+import { briefPointWhy } from '../decisions/point-why-brief'
 import { createMcpServer, type BackendAnswer, type McpBackend } from './mcp'
 
 /**
@@ -57,7 +59,7 @@ function serviceBackend(call: (method: string, path: string, body?: unknown) => 
 }
 
 /**
- * An answer as compared: times and observation ids left out (the replay's clock is the moment
+ * An answer as compared: times (in a URL's query too) and observation ids left out (the replay's clock is the moment
  * Claude Code wrote the request, a few ms before the service read it), the server's folder and
  * project (the scenario's repository, gone since) as the replay's, fractions to 9 digits.
  */
@@ -72,7 +74,7 @@ function comparable(value: unknown, repo: string, here: string): unknown {
         // not JSON after all
       }
     }
-    return text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'TIME').replace(/obs-[a-z0-9]+-[0-9a-f]+/g, 'OBS')
+    return text.replace(/\d{4}-\d\d-\d\dT\d\d(:|%3A)\d\d\1\d\d\.\d{3}Z/g, 'TIME').replace(/obs-[a-z0-9]+-[0-9a-f]+/g, 'OBS')
   }
   if (typeof value === 'number') return Number.isInteger(value) ? (value > 1e12 ? 'EPOCH_MS' : value) : Number(value.toPrecision(9))
   if (Array.isArray(value)) return value.map((v) => comparable(v, repo, here))
@@ -119,6 +121,8 @@ interface Divergence {
   adds?: Record<string, unknown>
   /** With `adds`: only to an object that has this key (a decision's why, by its `chain`, wherever an answer holds one). */
   having?: string
+  /** For an object: what it reads as now, made from it as captured. */
+  reads?: (captured: unknown) => unknown
 }
 
 const SPACED_OR_INVISIBLE_AT_AN_END = [
@@ -234,6 +238,19 @@ const DIVERGENCES: Divergence[] = [
     now: "With `key`: that decision's supersede chain, each link with its rationale, source and evidence, and the proposals pending to supersede a link (`proposals`).",
   },
   {
+    why: "why of a point gives each decision once and its chains by key, as its whole chain once per version was over Claude Code's tool output limit",
+    where: /^tools\/list .*\.tools\[why\]\.description$/,
+    captured: 'and the decisions and observations behind it. With `key`:',
+    now:
+      'and the decisions and observations behind it. A point\'s `chains` name their links by key, each in `decisions` once, those no longer in force ' +
+      'without their rationale and evidence; the newest 10 observations are listed; `left_out` says what is not given and where it is. With `key`:',
+  },
+  {
+    why: "why of a point gives each decision once and its chains by key, the newest 10 observations, and says what it leaves out: each decision's whole chain, once per version, was over Claude Code's tool output limit",
+    where: /^tools\/call .*\.point_why$/,
+    reads: (captured) => briefPointWhy(captured, { commandLine }),
+  },
+  {
     why: "a label's limit said in words too where a static default or a check's options are taken",
     where: /^tools\/list .*(\.static_default|\[check_decision\]\.inputSchema\.properties\.all_options)\.description$/,
     captured: /(one of `all_options`\.|allows what it keeps\.)$/,
@@ -283,6 +300,11 @@ function stated(value: unknown, kind: string, divergences: Divergence[], used: S
         object[k] = walk(x, `${path}.${k}`)
         used.add(d)
       }
+    }
+    for (const d of divergences) {
+      if (d.reads === undefined || !d.where.test(`${kind} ${path}`)) continue
+      used.add(d)
+      return d.reads(object)
     }
     if (object.type === 'string' && (object.pattern === undefined || typeof object.pattern === 'string')) {
       let probes = accepted(object.pattern as string | undefined)

@@ -4,8 +4,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
 import { mcpBackend } from '../cli/mcp'
+import { commandLine } from '../config/bin-path'
 import { runOfContext } from '../decisions/applicability'
 import type { ContractedRecommendation } from '../decisions/enforcement'
+import { briefPointWhy } from '../decisions/point-why-brief'
 import { InputError } from '../domain/errors'
 import { createMcpServer, whyOf } from './mcp'
 
@@ -54,6 +56,9 @@ async function clientOf(backend: ReturnType<typeof mcpBackend>, clock: App['cloc
   await client.connect(clientSide)
   return client
 }
+
+/** A point's why as the `why` tool gives it, from the route's answer. */
+const inBrief = (body: unknown) => briefPointWhy(body, { commandLine })
 
 /** What a client is told: the body, or the error's code, message and each field at fault. */
 type Told = { ok: true; body: unknown } | { ok: false; code: string; message: string; issues: string[] }
@@ -173,7 +178,8 @@ const DECISIONS = [
   ['POST', '/v1/decisions/D-003/supersede', { by: 'D-005', reason: 'stronger' }],
 ] as const
 
-type Op = { tool: string; args: Record<string, unknown>; http: [string, string, unknown?] }
+/** `brief`: the tool gives the route's answer in brief (a point's why, briefPointWhy), as README says. */
+type Op = { tool: string; args: Record<string, unknown>; http: [string, string, unknown?]; brief?: true }
 const whyPointOp = (p: { point: string; user?: string; project?: string; session_id?: string; context?: Record<string, unknown>; as_of?: string }): Op => {
   const q = new URLSearchParams()
   for (const k of ['user', 'project', 'session_id', 'point', 'as_of'] as const) if (p[k] !== undefined) q.set(k, p[k]!)
@@ -181,7 +187,7 @@ const whyPointOp = (p: { point: string; user?: string; project?: string; session
     const v = p.context?.[k]
     if (v !== undefined && v !== null && v !== '') q.set(k, String(v))
   }
-  return { tool: 'why', args: p, http: ['GET', `/v1/why?${q}`] }
+  return { tool: 'why', args: p, http: ['GET', `/v1/why?${q}`], brief: true }
 }
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: recommendArb.map((a) => ({ tool: 'why', args: a, http: ['WHY', '', a] as Op['http'] })) },
@@ -261,7 +267,7 @@ async function questionWhyByRoutes(app: App, args: Record<string, unknown>): Pro
   for (const [name, value] of Object.entries(runOfContext(args.context as Record<string, unknown> | undefined))) if (value !== undefined) query.set(name, value)
   const behind = toldByRoute(await app.call('GET', `/v1/why?${query}`))
   if (!behind.ok && behind.code !== 'point_not_found') return behind
-  return { ok: true, body: JSON.parse(JSON.stringify({ ...whyOf(recommendation), point_why: behind.ok ? behind.body : null })) }
+  return { ok: true, body: JSON.parse(JSON.stringify({ ...whyOf(recommendation), point_why: behind.ok ? inBrief(behind.body) : null })) }
 }
 
 /** Each op sent to the routes of one store and to the tools over two others; the ones told otherwise. */
@@ -276,7 +282,8 @@ async function divergences(ops: Op[]): Promise<string[]> {
   for (const op of ops) {
     // A second between steps: observations made in one millisecond are ordered by their random ids.
     for (const app of [routes, service, store]) app.clock.advance(1000)
-    const want = comparable(op.http[0] === 'WHY' ? await questionWhyByRoutes(routes, op.args) : toldByRoute(await routes.call(...op.http)))
+    const told = op.http[0] === 'WHY' ? await questionWhyByRoutes(routes, op.args) : toldByRoute(await routes.call(...op.http))
+    const want = comparable(op.brief === true && told.ok ? { ok: true, body: inBrief(told.body) } : told)
     for (const [how, client] of clients) {
       const got = comparable(toldByTool(await client.callTool({ name: op.tool, arguments: op.args })))
       if (JSON.stringify(got) !== JSON.stringify(want)) found.push(`${op.tool} ${how}: ${JSON.stringify(op.args).slice(0, 300)}\n want ${JSON.stringify(want).slice(0, 600)}\n got  ${JSON.stringify(got).slice(0, 600)}`)

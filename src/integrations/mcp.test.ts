@@ -5,10 +5,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adrText, importedRepository, shopWithOneRecord, shopWithTwoRecords } from '../../test/support/adr-repository'
+import { bigWhyCase, BIG_WHY_CASES } from '../../test/support/big-why'
 import { REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { tempDir } from '../../test/support/temp-dir'
 import { createTestApp } from '../../test/support/test-app'
+import { commandLine } from '../config/bin-path'
+import { mcpBackend } from '../cli/mcp'
 import { fixedClock, systemClock, type Clock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { DecisionInputSchema } from '../decisions/decision'
@@ -1141,6 +1144,70 @@ describe('createMcpServer: plan_questions', () => {
     const plan = tools.find((t) => t.name === 'plan_questions')
     expect(plan?.description).toContain('record_choice')
     expect(plan?.description).toContain('source: "auto-resolved"')
+    await client.close()
+  })
+})
+
+describe('createMcpServer: why of a point with a long history (R-CON-5)', () => {
+  /** The case built in a test app, and a client of the server over it, through the routes as with a service running. */
+  async function overCase(shape: (typeof BIG_WHY_CASES)[number], commandFlags?: string[]) {
+    const app = await createTestApp({ now: '2026-12-01T10:00:00.000Z' })
+    const { point, question } = await bigWhyCase(app, shape)
+    const backend = mcpBackend(async (path, body, _local, method = 'POST') => {
+      const answer = await app.call(method, path, body)
+      return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+    })
+    const server = createMcpServer(backend, { version: '0.0.0', defaultUser: 'alice', clock: app.clock, defaultProject: 'p1', ...(commandFlags === undefined ? {} : { commandFlags }) })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(clientSide)
+    const text = async (args: Record<string, unknown>) => {
+      const answer = await client.callTool({ name: 'why', arguments: args })
+      const said = (answer.content as Array<{ text: string }>)[0]?.text ?? ''
+      expect(answer.isError, said).toBeFalsy()
+      return said
+    }
+    return { app, client, point, question, text }
+  }
+
+  // Claude Code warns above 10,000 tokens of a tool's output (some 40,000 characters at 4 a token)
+  // and cuts it above MAX_MCP_OUTPUT_TOKENS, 25,000 by default: the chain of each of ten versions
+  // made the answer of a point some 250,000 characters.
+  it('answers a decision superseded through 10 versions, 3 evidence each, in under 16,000 characters, with a point or a question', async () => {
+    const { client, point, question, text } = await overCase(BIG_WHY_CASES[0] as (typeof BIG_WHY_CASES)[number])
+    const alone = await text({ point })
+    expect(alone.length).toBeLessThan(16_000)
+    expect(JSON.parse(alone).chains).toEqual([expect.objectContaining({ current: 'Q-010', in_force: 'Q-010' })])
+    const asked = await text({ question: question.question, point, all_options: question.all_options })
+    expect(asked.length).toBeLessThan(16_000)
+    expect(JSON.parse(asked).point_why.decisions).toHaveLength(10)
+    await client.close()
+  })
+
+  it.each(BIG_WHY_CASES.map((c) => [c.name, c] as const))('stays under the 10,000 tokens Claude Code warns at, each decision it names there once: %s', async (_name, shape) => {
+    const { app, client, point, question, text } = await overCase(shape)
+    const export_ = (await app.call('GET', '/v1/users/alice/export')).body as string
+    const held = new Set(export_.split('\n').flatMap((l) => (l.startsWith('{"type":"observation"') ? [JSON.parse(l).data.id as string] : [])))
+    for (const args of [{ point }, { question: question.question, point, all_options: question.all_options }]) {
+      const said = await text(args)
+      expect(said.length).toBeLessThan(40_000)
+      const why = JSON.parse(said)
+      const behind = 'point_why' in why ? why.point_why : why
+      const given = behind.decisions.map((d: { key: string }) => d.key)
+      expect(new Set(given).size).toBe(given.length)
+      for (const chain of behind.chains) for (const key of chain.keys) expect(given).toContain(key)
+      for (const key of given) expect((await app.call('GET', `/v1/decisions/${key}`)).status).toBe(200)
+      expect(behind.observations.length).toBeGreaterThan(0)
+      for (const o of behind.observations) expect(held.has(o.id), o.id).toBe(true)
+    }
+    await client.close()
+  })
+
+  it('names the command that gives the whole answer with the store and policy the server was started with', async () => {
+    const { client, point, text } = await overCase(BIG_WHY_CASES[0] as (typeof BIG_WHY_CASES)[number], ['--data', '/srv/dm data', '--policy', '/etc/dm.yaml'])
+    const { left_out, as_of } = JSON.parse(await text({ point }))
+    expect(left_out).toContain(commandLine(['why', '--point', point, '--user', 'alice', '--project', 'p1', '--as-of', as_of, '--json', '--data', '/srv/dm data', '--policy', '/etc/dm.yaml']))
     await client.close()
   })
 })

@@ -15,11 +15,13 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 import { notAsOf } from '../answer-as-of'
+import { commandLine } from '../config/bin-path'
 import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, scopedSaid, type FileDecision } from '../why-file'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
+import { BRIEF_OBSERVATIONS, briefPointWhy } from '../decisions/point-why-brief'
 import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
@@ -383,9 +385,20 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
  */
 export function createMcpServer(
   backend: McpBackend,
-  options: { version: string; defaultUser?: string; defaultProject?: string; defaultProjectIsFolder?: boolean; folder?: string; clock?: Clock },
+  options: {
+    version: string
+    defaultUser?: string
+    defaultProject?: string
+    defaultProjectIsFolder?: boolean
+    folder?: string
+    clock?: Clock
+    /** The server's own `--data` and `--policy`, which the command it names for a point's whole why takes too. */
+    commandFlags?: readonly string[]
+  },
 ): McpServer {
   const clock = options.clock ?? systemClock
+  /** A point's why in brief, naming the command that gives it whole as this server would read it. */
+  const brief = (body: unknown) => briefPointWhy(body, { commandLine: (args) => commandLine([...args, ...(options.commandFlags ?? [])]) })
   const folder = options.folder ?? process.cwd()
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
   // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
@@ -549,7 +562,9 @@ export function createMcpServer(
         'precondition, confidence and how it was computed, the session, recent and long-term layers, the ids of the ' +
         'observations it rests on, what each decision bound to its point did to it (`decisions`), and in `point_why` ' +
         'the decisions bound to its point with their supersede chains and rationales. With `point` alone: what is recommended there, whether the user was asked or answered for, ' +
-        'and the decisions and observations behind it. With `key`: that decision\'s supersede chain, each link with its rationale, source and ' +
+        'and the decisions and observations behind it. A point\'s `chains` name their links by key, each in `decisions` once, those no longer in force ' +
+        `without their rationale and evidence; the newest ${BRIEF_OBSERVATIONS} observations are listed; \`left_out\` says what is not given and where it is. ` +
+        'With `key`: that decision\'s supersede chain, each link with its rationale, source and ' +
         'evidence, and the proposals pending to supersede a link (`proposals`). With `file` (a path, absolute or relative to the folder the server was started in): why that file is as ' +
         'it is, the decisions imported from it (an ADR, a DECISIONS.md) and those in force scoped to its path, each with its chain.',
       inputSchema: whyInput,
@@ -605,7 +620,7 @@ export function createMcpServer(
           if (!['task', 'path', 'stage'].includes(name)) extra.push({ path: `context.${name}`, message: 'at a point alone the context gives only `task`, `path` and `stage`' })
         }
         if (extra.length > 0) return refused(extra, `why at a point alone takes no ${extra.map((i) => i.path).join(', ')}: give the question with them`)
-        return result(answeredAsOf(await asked(input.point), input.as_of, `point ${input.point}`))
+        return result(answeredAsOf(await asked(input.point), input.as_of, `point ${input.point}`), brief)
       }
       if (question === undefined || all_options === undefined) {
         const path = question === undefined ? 'question' : 'all_options'
@@ -636,7 +651,7 @@ export function createMcpServer(
       // Checked only when the agent gave as_of: `at` otherwise is this server's now, which an older
       // service answering as of its own now describes as well as it can.
       const behind = answeredAsOf(await asked(rec.point, at), input.as_of, `point ${rec.point}`)
-      if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
+      if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: brief(behind.body) } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
       // its own: the recommendation explains itself. Any other failure is the tool's: an answer
       // without the decisions bound to the point would pass for one at a point that has none.
