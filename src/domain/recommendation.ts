@@ -453,7 +453,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   // A check-in answered otherwise: asked after answers given for them, the user chose another
   // option. Auto-resolving again at once would answer the next question as the user just said not
   // to; asked until they choose the recommended option again (or the evidence moves to theirs).
-  const disagreed = multiSelect ? undefined : checkInAnsweredOtherwise(input.memory, selection, recommended, labels)
+  // At a multi-select point, of the recommended set: another set chosen at the check-in ({Lint, E2E}
+  // where {Lint, Unit} was answered for them) was auto-resolved {Lint, Unit} again at once.
+  const disagreed = checkInAnsweredOtherwise(input.memory, selection, recommended, labels, multiSelect)
   // At a multi-select point, an option never offered before has a selection rate of nothing, not a
   // low one: after 25 choices of {Lint, Test}, Test reworded `Testing`, the set to answer is not
   // {Lint}. The choices that named an option not offered now, past the share auto_resolve_p leaves
@@ -485,7 +487,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
   else if (unconfirmed !== undefined) askReason = `${unconfirmed}: the recommendation rests on your other projects`
   else if (checkIn) askReason = checkInReason(autoResolvedInARow)
-  else if (disagreed !== undefined) askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${recommended[0]}: asking again`
+  else if (disagreed !== undefined) {
+    askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${multiSelect ? recommended.map(shownText).join(' and ') : recommended[0]}: asking again`
+  }
   else if (sessionChose !== undefined) {
     askReason = `in this session you last chose ${choiceText(sessionChose, labels)} here, not ${recommended.map(shownText).join(' and ')}: asked until your choice in this session agrees`
   }
@@ -758,31 +762,36 @@ export function checkInCount(askReason: string): number | undefined {
  * when it is not the recommended one and it was chosen after answers auto-resolved since the user
  * last chose the recommended one (the answer to a check-in, or to a question asked for another
  * reason after them); undefined otherwise, and when the last answer is not one option's alone
- * (choices made at one instant whose order of recording is not known).
+ * (choices made at one instant whose order of recording is not known). At a multi-select point,
+ * the set the user last chose when it is not the recommended set (agreesWith), as choiceText says it.
  */
 function checkInAnsweredOtherwise(
   memory: PointView,
   selection: EvidenceSelection,
   recommended: readonly string[],
   options: readonly string[],
+  multiSelect: boolean,
 ): string | undefined {
   let lastAt = -Infinity
   let agreedAt = -Infinity
   // As the option offered now, in another case too (`Tier M` answered, `tier m` offered), as the
-  // preference counts it; a choice of no offered option as it was said.
-  const optionOf = (category: Category) => offeredIn(category, options).join(', ') || labelsOf(category).join(', ')
+  // preference counts it; a choice of no offered option as it was said. A set as its options.
+  const optionOf = (category: Category) =>
+    multiSelect ? choiceText(category, options) : offeredIn(category, options).join(', ') || labelsOf(category).join(', ')
+  const agrees = (category: Category) => (multiSelect ? agreesWith(category, recommended, options) : recommended.includes(optionOf(category)))
   // Within the context the recommendation was narrowed to (its whole history): another option
   // chosen in another context, where another goes (a check-in answered in plan as plan goes), is no
   // answer against this one.
   for (const [category, tally] of selection.basis.tallies) {
-    if (recommended.includes(optionOf(category))) agreedAt = Math.max(agreedAt, tally.last)
+    if (agrees(category)) agreedAt = Math.max(agreedAt, tally.last)
     lastAt = Math.max(lastAt, tally.last)
   }
   // Of answers made at one instant, the one recorded last, as a tie goes (R-REC-2); where their
-  // order is not known, none is the last alone unless they are one option.
-  const lastOptions = new Set(chosenLastOf(selection.basis.tallies).map(optionOf))
+  // order is not known, none is the last alone unless they are one option (one set).
+  const lastChosen = chosenLastOf(selection.basis.tallies)
+  const lastOptions = new Set(lastChosen.map(optionOf))
   const last = lastOptions.size === 1 ? ([...lastOptions][0] as string) : undefined
-  if (last === undefined || recommended.includes(last)) return undefined
+  if (last === undefined || lastChosen.some(agrees)) return undefined
   const [auto] = memory.cells([cellKey.auto(selection.project)]) as [Cell]
   for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > agreedAt && at < lastAt) return last
   return undefined

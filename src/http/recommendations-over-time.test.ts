@@ -168,6 +168,38 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
   })
 })
 
+describe('POST /v1/recommendations: checking in at a multi-select point (R-REC-8)', () => {
+  const CHECKS = { question: 'Which checks should run before the PR?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E tests'], multi_select: true }
+
+  /** 40 answers of {Lint, Unit tests} a day ago, 9 the service gave itself since, then the user's answer to the check-in. */
+  async function checkedIn(answer: string[], more: readonly object[] = []) {
+    const { call } = await createTestApp()
+    const set = ['Lint', 'Unit tests']
+    const observations = [
+      ...Array.from({ length: 40 }, (_, i) => ({ ...CHECKS, user_choice: set, decision_id: `u-${i}`, timestamp: before(24 * HOUR) })),
+      ...Array.from({ length: 9 }, (_, i) => ({ ...CHECKS, user_choice: set, decision_id: `a-${i}`, timestamp: before((20 - i) * HOUR), source: 'auto-resolved' })),
+      { ...CHECKS, user_choice: answer, decision_id: 'u-later', timestamp: before(HOUR) },
+      ...more,
+    ]
+    expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    return (await call('POST', '/v1/recommendations', CHECKS)).body
+  }
+
+  it('asks again while the answer to the check-in is another set, as a single-select point does, until the recommended set is chosen again', async () => {
+    // The user said {Lint, E2E tests} at the check-in: answering {Lint, Unit tests} for them at once is what they just said not to.
+    const otherwise = await checkedIn(['Lint', 'E2E tests'])
+    expect(otherwise).toMatchObject({ state: 'sufficient', recommended: ['Lint', 'Unit tests'], ask: true })
+    // The set chosen named as this session's own choice names one (choiceText).
+    expect(otherwise.ask_reason).toBe('asked after answers given for them, the user last chose E2E tests and Lint, not Lint and Unit tests: asking again')
+    // A part of the set is another set too.
+    expect((await checkedIn(['Lint'])).ask_reason).toBe('asked after answers given for them, the user last chose Lint, not Lint and Unit tests: asking again')
+    // The recommended set, in any order: auto-resolved as before.
+    expect(await checkedIn(['Unit tests', 'Lint'])).toMatchObject({ recommended: ['Lint', 'Unit tests'], ask: false })
+    const again = await checkedIn(['Lint', 'E2E tests'], [{ ...CHECKS, user_choice: ['Lint', 'Unit tests'], decision_id: 'u-again', timestamp: before(HOUR / 2) }])
+    expect(again).toMatchObject({ recommended: ['Lint', 'Unit tests'], ask: false })
+  })
+})
+
 describe('POST /v1/recommendations: checking in within the context value the evidence was narrowed to (R-REC-7)', () => {
   const run = { ...TIER, context: { phase: 'run' } }
   const plan = { ...TIER, context: { phase: 'plan' } }
