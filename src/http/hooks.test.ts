@@ -1553,6 +1553,37 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     )
   })
 
+  it('says of a multi-select question what it put first: the options of the set, or nothing where no option reaches half (R-REC-8)', async () => {
+    const CHECKS = {
+      question: 'Which checks should run before the PR?',
+      header: 'Checks',
+      options: [
+        { label: 'Lint', description: 'eslint' },
+        { label: 'Unit tests', description: 'vitest' },
+        { label: 'E2E tests', description: 'playwright' },
+      ],
+      multiSelect: true,
+    }
+    /** The PreToolUse of the fixture's tier question (40 choices of Tier L: answered for the user) and the checks, after `choices` of sets. */
+    const asked = async (choices: Array<[string[], number]>) => {
+      const { call } = await createTestApp()
+      const observations = choices.flatMap(([set, n], k) =>
+        Array.from({ length: n }, (_, i) => ({ project: FIXTURE_PROJECT, question: CHECKS.question, all_options: CHECKS.options, multi_select: true, user_choice: set, decision_id: `c-${k}-${i}`, timestamp: START })),
+      )
+      expect((await call('POST', '/v1/observations', [...pastChoices(40, 'Tier L', TIER), ...observations])).status).toBe(201)
+      const pre = claudeCodeFixture('pre-tool-use')
+      return (await call('POST', HOOK, { ...pre, tool_input: { questions: [...pre.tool_input.questions, CHECKS] } })).body.hookSpecificOutput
+    }
+    const set = await asked([[['Lint', 'Unit tests'], 6], [['E2E tests'], 2]])
+    expect(set.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([CHECKS.question])
+    expect(set.updatedInput.questions[0].options.map((o: { label: string }) => o.label)).toEqual(['Lint (Recommended)', 'Unit tests (Recommended)', 'E2E tests'])
+    expect(set.permissionDecisionReason).toMatch(/^decision-memory put first the options you are most likely to pick\. It answered for you: /)
+    // Each chosen a third of the time: none recommended, the options shown as written, and said so.
+    const none = await asked([[['Lint'], 3], [['Unit tests'], 3], [['E2E tests'], 3]])
+    expect(none.updatedInput.questions).toEqual([CHECKS])
+    expect(none.permissionDecisionReason).toMatch(/^decision-memory left the questions it asks as written\. It answered for you: /)
+  })
+
   it('after 40 consistent choices it answers for the user, and that answer never counts as theirs', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

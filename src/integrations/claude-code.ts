@@ -1096,7 +1096,13 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
     const required = new Set(decisionEffects(r).filter((d) => d.effect === 'enforced').flatMap((d) => d.options ?? []))
     return r.options.some((o) => o.recommended && o.count > 0 && !required.has(o.option))
   })
-  const learned = picked || history.some((r) => r.options.some((o) => o.count > 0))
+  // Put first by the user's choices: an option recommended that was chosen. A multi-select question
+  // whose every option is selected less than half the time recommends none and is shown as written,
+  // though its options were chosen: "put first the option you are most likely to pick" said otherwise.
+  const byChoices = history.filter((r) => r.options.some((o) => o.recommended && o.count > 0))
+  const learned = picked || byChoices.length > 0
+  // A set put first is said as options: `put first the option` of Lint and Unit tests read as one of them.
+  const likely = byChoices.some((r) => r.options.filter((o) => o.recommended).length > 1) ? 'the options you are most likely to pick' : 'the option you are most likely to pick'
   const defaults = shaped.some((r) => r.state === 'static-default')
   // An advisory decision's option stands in for the static default (R-CON-2): said by its key, as
   // the option's description says it, not as "the usual default" that it replaced (Tier L put
@@ -1120,8 +1126,8 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
   const first = !learned
     ? `${theDefault} (${why.join(', or ')} here)`
     : why.length > 0
-      ? `the option you are most likely to pick (${theDefault} where ${why.join(', or where ')})`
-      : 'the option you are most likely to pick'
+      ? `${likely} (${theDefault} where ${why.join(', or where ')})`
+      : likely
   return `put first ${required.length > 0 ? `${first} (or ${byDecision})` : first}`
 }
 
