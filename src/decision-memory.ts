@@ -309,12 +309,45 @@ export function createDecisionMemory(deps: {
    * labels, as the recommendation there reads it; an array at one it marks single-select is one
    * choice, as a check reads it); else the choice, multi-select when it is an array.
    */
-  function capturedMultiSelect(input: ObservationInput, point: string, path = ''): { multiSelect: boolean; by: 'request' | 'policy' | 'choice' } {
+  function capturedMultiSelect(
+    input: ObservationInput,
+    point: string,
+    path = '',
+    latest?: boolean,
+  ): { multiSelect: boolean; by: 'request' | 'policy' | 'history' | 'choice' } {
     const said = multiSelectOf(input, path)
     if (said !== undefined) return { multiSelect: said, by: 'request' }
     const byPolicy = pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select
     if (byPolicy !== undefined) return { multiSelect: byPolicy, by: 'policy' }
+    // One string at a point whose latest own choice was multi-select (`latest`, as a recommendation
+    // there reads the point): a label, or labels joined as Claude Code joins them, of that question.
+    // Read as single-select, `Lint, E2E` was stored as free text, and `Lint` alone made the point
+    // single-select, its sets then read as shares of one choice. An array is multi-select as ever.
+    if (latest === true && typeof input.user_choice === 'string') return { multiSelect: true, by: 'history' }
     return { multiSelect: Array.isArray(input.user_choice), by: 'choice' }
+  }
+
+  /**
+   * Whether each observation's point is multi-select by the user's latest own choice there, where
+   * neither it nor the policy says and its choice is one string (capturedMultiSelect): read once per
+   * user and point. An observation refused for its fields is left to the refusal, in its order.
+   */
+  async function latestFlagsOf(inputs: readonly ObservationInput[], now: Date): Promise<Map<string, boolean | undefined>> {
+    const asked = new Map<string, { user: string; point: string }>()
+    for (const input of inputs) {
+      if (typeof input.user_choice !== 'string') continue
+      try {
+        if (multiSelectOf(input) !== undefined) continue
+        const options = offeredOptions(input.all_options).map((o) => o.option)
+        const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
+        if (pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select !== undefined) continue
+        asked.set(`${input.user}\u0000${point}`, { user: input.user, point })
+      } catch {
+        continue
+      }
+    }
+    const flags = await Promise.all([...asked].map(async ([k, { user, point }]) => [k, await latestFlagAt(user, point, now, false)] as const))
+    return new Map(flags)
   }
 
   /** Why the free text a choice is stored with as `other` is refused, as a `user_choice` is (LabelSchema's words), else undefined. */
@@ -351,6 +384,9 @@ export function createDecisionMemory(deps: {
       const now = clock.now()
       const observations: Observation[] = []
       const sessions = new Map<string, SessionRecord>()
+      // The user's latest own choice at each point, read before any is stored; then, in the batch's
+      // order, its own choices at the point, as the latest once stored.
+      const latestOwn = await latestFlagsOf(inputs, now)
       inputs.forEach((input, i) => {
         const path = inputs.length === 1 && !indexed ? '' : `${i}.`
         const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
@@ -360,7 +396,9 @@ export function createDecisionMemory(deps: {
           { point: input.point, header: input.header, question: input.question, options },
           policy,
         )
-        const { multiSelect, by } = capturedMultiSelect(input, point, path)
+        const pointOfUser = `${input.user}\u0000${point}`
+        const { multiSelect, by } = capturedMultiSelect(input, point, path, latestOwn.get(pointOfUser))
+        if (input.source !== 'auto-resolved') latestOwn.set(pointOfUser, multiSelect)
         const choice = resolveChoice(input.user_choice, options, multiSelect)
         // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
         // choice of nothing, lowering every option's selection rate.

@@ -349,7 +349,8 @@ export const FIELD_DESCRIPTIONS = {
   timestamp: 'When the choice was made (an ISO time with a zone); now by default.',
   user_choice:
     'The label chosen, or the labels for a multi-select question, as an array (a string is one label: labels joined in one string, ' +
-    '"Redis, Memcached", are read as labels only with multi_select true or at a point the policy makes multi-select, else kept as free text); ' +
+    '"Redis, Memcached", are read as labels only with multi_select true, at a point the policy makes multi-select, or, neither saying, ' +
+    'where the latest choice of the user at the point was multi-select, else kept as free text); ' +
     `text matching no option is kept as free text (R-CAP-3). Each label: ${LABEL_LENGTH_WORDS}`,
   source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
   task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4), compared without the white space at its ends.',

@@ -277,6 +277,40 @@ describe('a point the policy marks multi_select (R-POL)', () => {
   })
 })
 
+describe('a choice sent as one string at a point whose history is multi-select (R-REC-8)', () => {
+  const CHECKS = { question: 'Which checks should run before the PR?', header: 'Checks', all_options: ['Lint, format', 'Unit tests', 'E2E tests'] }
+
+  it('is read as the multi-select answer it is, as a recommendation there reads the point: it neither turns into free text nor makes the point single-select', async () => {
+    // One label, as an agent recording a choice (MCP record_choice) gives it; the labels joined as
+    // Claude Code joins them, quoted or not, as a plan's `answers` and the hook's answers hold them.
+    for (const [choice, chosen] of [
+      ['Unit tests', ['Unit tests']],
+      ['Lint, format, E2E tests', ['Lint, format', 'E2E tests']],
+      ['"Lint, format", E2E tests', ['Lint, format', 'E2E tests']],
+    ] as const) {
+      const { call, store } = await createTestApp()
+      const sets = Array.from({ length: 10 }, (_, i) => ({ ...CHECKS, user_choice: ['Lint, format', 'Unit tests'], decision_id: `set-${i}` }))
+      expect((await call('POST', '/v1/observations', sets)).status).toBe(201)
+      expect((await call('POST', '/v1/observations', { ...CHECKS, user_choice: choice, decision_id: 'one-string' })).status).toBe(201)
+      const [stored] = (await store.observationsAt('default', (await call('POST', '/v1/recommendations', CHECKS)).body.point)).filter((o) => o.decision_id === 'one-string')
+      expect(stored, choice).toMatchObject({ chosen, other: null, multi_select: true })
+      const after = (await call('POST', '/v1/recommendations', CHECKS)).body
+      expect(after, choice).toMatchObject({ multi_select: true, recommended: ['Lint, format', 'Unit tests'] })
+    }
+  })
+
+  it('is read so in a batch whose earlier observations make the point multi-select, and stays free text where the request says single-select', async () => {
+    const { call, store } = await createTestApp()
+    const batch = [{ ...CHECKS, user_choice: ['Lint, format', 'Unit tests'], decision_id: 'b-0' }, { ...CHECKS, user_choice: 'Unit tests, E2E tests', decision_id: 'b-1' }]
+    expect((await call('POST', '/v1/observations', batch)).status).toBe(201)
+    expect((await call('POST', '/v1/observations', { ...CHECKS, user_choice: 'Unit tests, E2E tests', decision_id: 'b-2', multi_select: false })).status).toBe(201)
+    const point = (await call('POST', '/v1/recommendations', CHECKS)).body.point
+    const byId = new Map((await store.observationsAt('default', point)).map((o) => [o.decision_id, o]))
+    expect(byId.get('b-1')).toMatchObject({ chosen: ['Unit tests', 'E2E tests'], other: null, multi_select: true })
+    expect(byId.get('b-2')).toMatchObject({ chosen: [], other: 'Unit tests, E2E tests', multi_select: false })
+  })
+})
+
 describe('an array of labels naming free text twice', () => {
   it('stores the text once, at a multi-select question and a single-select one, as an option named twice is one choice', async () => {
     const { call, store } = await createTestApp()

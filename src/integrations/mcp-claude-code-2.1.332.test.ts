@@ -195,6 +195,12 @@ const DIVERGENCES: Divergence[] = [
     now: '$1 Each label: At most 500 characters once normalised: a trailing " (Recommended)" and the white space at its ends are not counted, a run of white space inside counts as one (at most 1000 as sent).',
   },
   {
+    why: 'a string choice at a point whose latest choice was multi-select is read as its labels, as a recommendation there reads the point: a label recorded alone made a multi-select point single-select',
+    where: /^tools\/list .*\[record_choice\]\.inputSchema\.properties\.user_choice\.description$/,
+    captured: 'read as labels only with multi_select true or at a point the policy makes multi-select, else kept as free text); ',
+    now: 'read as labels only with multi_select true, at a point the policy makes multi-select, or, neither saying, where the latest choice of the user at the point was multi-select, else kept as free text); ',
+  },
+  {
     why: "check_decision takes multi_select: a choice of several options is refused at a single-select question, which the point's policy says where the check does not; and multiSelect for it, as recommend and record_choice do",
     where: /^tools\/list .*\[check_decision\]\.inputSchema\.properties$/,
     adds: {

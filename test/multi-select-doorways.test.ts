@@ -1,0 +1,110 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { describe, expect, it } from 'vitest'
+import { mcpBackend } from '../src/cli/mcp'
+import { createMcpServer } from '../src/integrations/mcp'
+import { createTestApp, START } from './support/test-app'
+
+/*
+ * R-REC-8 and R-CAP-5 through the three doorways a multi-select answer comes in by: the route
+ * (`POST /v1/observations`), the MCP tool `record_choice`, and the Claude Code PostToolUse hook.
+ * An agent recording a choice gives the question and the answer as it has them, often without
+ * `multi_select`: one label, or the labels joined as Claude Code joins them (a plan's `answers`).
+ */
+
+const CHECKS = {
+  question: 'Which checks should run before the PR?',
+  header: 'Checks',
+  options: [
+    { label: 'Lint, format', description: 'eslint and prettier' },
+    { label: 'Unit tests', description: 'vitest' },
+    { label: 'E2E tests', description: 'playwright' },
+  ],
+}
+const PROJECT = '/home/dev/acme-api'
+
+type App = Awaited<ReturnType<typeof createTestApp>>
+
+/** A store with 10 choices of {Lint, format; Unit tests} at the question, in the project. */
+async function withSets(): Promise<App> {
+  const app = await createTestApp()
+  const sets = Array.from({ length: 10 }, (_, i) => ({
+    question: CHECKS.question,
+    header: CHECKS.header,
+    all_options: CHECKS.options,
+    project: PROJECT,
+    user_choice: ['Lint, format', 'Unit tests'],
+    decision_id: `set-${i}`,
+    timestamp: START,
+  }))
+  expect((await app.call('POST', '/v1/observations', sets)).status).toBe(201)
+  return app
+}
+
+/** An MCP client whose server's calls go to the app's routes, as while a service runs. */
+async function mcpClient(app: App) {
+  const backend = mcpBackend(async (path, body, _local, method = 'POST') => {
+    const answer = await app.call(method, path, body)
+    return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+  })
+  const server = createMcpServer(backend, { version: '0.0.0', clock: app.clock })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'doorways', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+/** What the user's answer `answer` was stored as, and what the point recommends after it, by each doorway. */
+async function throughEach(answer: string) {
+  const stored: Record<string, unknown> = {}
+  const after: Record<string, unknown> = {}
+  const request = { question: CHECKS.question, header: CHECKS.header, all_options: CHECKS.options, project: PROJECT }
+  const ways: Array<[string, (app: App) => Promise<void>]> = [
+    ['route', async (app) => void expect((await app.call('POST', '/v1/observations', { ...request, user_choice: answer, decision_id: 'answer' })).status).toBe(201)],
+    [
+      'record_choice',
+      async (app) => {
+        const client = await mcpClient(app)
+        const called = await client.callTool({ name: 'record_choice', arguments: { ...request, user: 'default', user_choice: answer, decision_id: 'answer' } })
+        expect(called.isError, JSON.stringify(called.content)).toBeFalsy()
+        await client.close()
+      },
+    ],
+    [
+      'hook',
+      async (app) => {
+        const question = { ...CHECKS, multiSelect: true }
+        const post = {
+          session_id: 's-hook', transcript_path: '/tmp/t.jsonl', cwd: PROJECT, hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'answer',
+          tool_input: { questions: [question], answers: { [CHECKS.question]: answer } },
+          tool_response: { questions: [question], answers: { [CHECKS.question]: answer } },
+        }
+        expect((await app.call('POST', '/v1/hooks/claude-code', post)).body).toEqual({})
+      },
+    ],
+  ]
+  for (const [way, send] of ways) {
+    const app = await withSets()
+    await send(app)
+    const recommendation = (await app.call('POST', '/v1/recommendations', request)).body
+    const [last] = (await app.store.observationsAt('default', recommendation.point)).filter((o) => !o.decision_id?.startsWith('set-'))
+    stored[way] = { chosen: last?.chosen, other: last?.other, multi_select: last?.multi_select }
+    after[way] = { multi_select: recommendation.multi_select, recommended: recommendation.recommended }
+  }
+  return { stored, after }
+}
+
+describe('a multi-select answer given as one string, through the route, record_choice and the hook (R-REC-8, R-CAP-5)', () => {
+  it.each([
+    ['one label', 'Unit tests', ['Unit tests']],
+    ['labels joined as Claude Code joined them before it quoted', 'Lint, format, E2E tests', ['Lint, format', 'E2E tests']],
+    ['labels joined as Claude Code joins them, a label holding ", " quoted', '"Lint, format (Recommended)", E2E tests', ['Lint, format', 'E2E tests']],
+  ])('%s is stored alike by all three, and the point stays multi-select', async (_, answer, chosen) => {
+    const { stored, after } = await throughEach(answer)
+    const same = { chosen, other: null, multi_select: true }
+    expect(stored).toEqual({ route: same, record_choice: same, hook: same })
+    const still = { multi_select: true, recommended: ['Lint, format', 'Unit tests'] }
+    expect(after).toEqual({ route: still, record_choice: still, hook: still })
+  })
+})
