@@ -228,7 +228,7 @@ export interface PlannedQuestion {
   ask_user_question: AskUserQuestion
   recommendation: Recommendation
   ask: boolean
-  /** The label(s) answered on the user's behalf (multi-select joined with ", "), when `ask` is false. */
+  /** The label(s) answered on the user's behalf, when `ask` is false: a multi-select answer's as autoAnswer joins them, quoted where a label holds ", " or `"`. */
   answer: string | null
 }
 
