@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { describe, expect, it } from 'vitest'
 import { mcpBackend } from '../src/cli/mcp'
+import { normalizeLabel } from '../src/domain/labels'
 import { createMcpServer } from '../src/integrations/mcp'
 import { createTestApp, START } from './support/test-app'
 
@@ -106,5 +107,54 @@ describe('a multi-select answer given as one string, through the route, record_c
     expect(stored).toEqual({ route: same, record_choice: same, hook: same })
     const still = { multi_select: true, recommended: ['Lint, format', 'Unit tests'] }
     expect(after).toEqual({ route: still, record_choice: still, hook: still })
+  })
+})
+
+describe('the labels a plan shows at each strength, picked and sent back by the hook as Claude Code sends them (R-REC-6, R-CAP-3)', () => {
+  /** Claude Code's join of the labels picked: a label holding ", " or a double quote as a JSON string. */
+  const joined = (labels: readonly string[]) => labels.map((l) => (l.includes(', ') || l.includes('"') ? JSON.stringify(l) : l)).join(', ')
+  const TESTS = { label: 'Unit "fast" tests', description: 'vitest' }
+  const [LINT, , E2E] = CHECKS.options as [typeof TESTS, typeof TESTS, typeof TESTS]
+  const question = (text: string, multiSelect: boolean) => ({ question: text, header: 'Checks', options: [LINT, TESTS, E2E], multiSelect })
+
+  it.each([
+    ['a beginner', 1, 'Which checks should run before the PR?', / \(Recommended\)$/],
+    ['an intermediate', 12, 'Which checks should run before the PR?', / \(Recommended\)$/],
+    ['an expert', 55, 'Which checks should run before the PR?', /\((static default|\d+% of recent choices)\)$/],
+    ['anyone at a sensitive point', 55, 'Which security checks should run before the PR?', null],
+  ])('%s: each option picked is stored as that option, never as other', async (_, sessions, text, mark) => {
+    for (const [multiSelect, history] of [[true, 2], [true, 8], [false, 2], [false, 8]] as const) {
+      const app = await createTestApp()
+      for (let i = 0; i < sessions; i++) await app.call('POST', '/v1/sessions', { session_id: `s-${i}`, started_at: START })
+      const asked = question(text, multiSelect)
+      const past = Array.from({ length: history }, (_, i) => ({
+        question: text, all_options: asked.options, project: PROJECT, multi_select: multiSelect, decision_id: `past-${i}`, timestamp: START,
+        user_choice: multiSelect ? ['Lint, format', TESTS.label] : TESTS.label,
+      }))
+      expect((await app.call('POST', '/v1/observations', past)).status).toBe(201)
+      const shown = (await app.call('POST', '/v1/plan', { project: PROJECT, session_id: 's-0', questions: [asked] })).body.ask_user_question_input.questions[0]
+      const labels: string[] = shown.options.map((o: { label: string }) => o.label)
+      if (mark === null) expect(labels).toEqual(asked.options.map((o) => o.label))
+      else expect(labels.some((l) => mark.test(l)), `${labels}`).toBe(true)
+      const picks = multiSelect ? [[labels[0], labels[1]], [labels[2]], labels] : labels.map((l) => [l])
+      for (const [k, picked] of picks.entries()) {
+        const answers = multiSelect ? [joined(picked as string[]), picked, (picked as string[]).join(', ')] : [(picked as string[])[0]]
+        for (const [j, answer] of answers.entries()) {
+          const id = `tu-${k}-${j}`
+          const post = {
+            session_id: 's-0', transcript_path: '/tmp/t.jsonl', cwd: PROJECT, hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_use_id: id,
+            tool_input: { questions: [shown], answers: { [text]: answer } },
+            tool_response: { questions: [shown], answers: { [text]: answer } },
+          }
+          expect((await app.call('POST', '/v1/hooks/claude-code', post)).body).toEqual({})
+          const point = (await app.call('POST', '/v1/plan', { project: PROJECT, questions: [asked] })).body.questions[0].recommendation.point
+          const [stored] = (await app.store.observationsAt('default', point)).filter((o) => o.decision_id?.startsWith(`${id}#`))
+          // The option as the agent wrote it: the label shown without the service's mark.
+          const plain = (picked as string[]).map(normalizeLabel)
+          expect(plain.every((l) => asked.options.some((o) => o.label === l))).toBe(true)
+          expect({ chosen: [...(stored?.chosen ?? [])].sort(), other: stored?.other }, `${JSON.stringify(answer)}`).toEqual({ chosen: [...plain].sort(), other: null })
+        }
+      }
+    }
   })
 })
