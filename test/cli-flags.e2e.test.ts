@@ -267,6 +267,38 @@ describe('a command whose reader stops reading', () => {
     }
   })
 
+  it('writes its output and ends as it would have when no one reads its stderr, as `2>&1 >settings.json | head -1` leaves it', async () => {
+    const { spawn } = await import('node:child_process')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const project = tempDir('dm-stderr-closed-')
+    // A dry run says what it would change on stderr, then prints the settings on stdout: the
+    // failed write to stderr ended it with exit 1 before it printed them.
+    const child = spawn(process.execPath, [BIN, 'install-hooks', '--dry-run', '--project', project], {
+      env: cleanEnv({ HOME: project }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child.stderr.destroy()
+    let stdout = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(code).toBe(0)
+    expect(Object.keys(JSON.parse(stdout).hooks)).toEqual(['SessionStart', 'PreToolUse', 'PostToolUse'])
+  })
+
+  it('ends with the status of SIGPIPE, not 1, when one closed pipe is both its stdout and its stderr (`2>&1 | head -1`)', async () => {
+    const { spawn } = await import('node:child_process')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const project = tempDir('dm-both-closed-')
+    const child = spawn(process.execPath, [BIN, 'install-hooks', '--dry-run', '--project', project], {
+      env: cleanEnv({ HOME: project }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child.stderr.destroy()
+    child.stdout.destroy()
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(code).toBe(141)
+  })
+
   it('says in one line, exit 1, that it could not write its output to a full disk, not with a stack trace', async () => {
     const { spawn } = await import('node:child_process')
     const { existsSync, openSync, closeSync } = await import('node:fs')

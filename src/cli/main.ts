@@ -184,11 +184,16 @@ function onStdoutError(error: NodeJS.ErrnoException): void {
  * A stderr the two Claude Code hooks cannot write (EPIPE: Claude Code closed its end, as it may
  * when it gives up on a hook) has no one to be told of it: with no listener, the failed write threw
  * on a later turn, ending the hook with exit 1 (a hook error) before it did what the line was said
- * before (a capture after a flag mistake, never spooled), and the guard before its exit 2. Other
- * commands fail on it as before.
+ * before (a capture after a flag mistake, never spooled), and the guard before its exit 2. So for
+ * the other commands, whose stderr a reader stopped reading (`install-hooks --dry-run 2>&1 | head -1`,
+ * `2>&1 >settings.json | head -1`): the throw ended the command with exit 1, "not done", after it
+ * had been done (a toggle), or before its result was written to stdout (the settings of a dry run,
+ * lost). The messages go unread; the command ends as it would have, its stdout still written (and
+ * 141 when stdout is that same closed pipe). Another failure to write stderr throws as before.
  */
 function onStderrError(error: NodeJS.ErrnoException): void {
   if (stdoutOwner === 'hook' || stdoutOwner === 'guard') return
+  if (error.code === 'EPIPE') return
   throw error
 }
 let stderrWatched = false
@@ -203,7 +208,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.on('error', onStdoutError)
     stdoutWatched = true
   }
-  if (!stderrWatched && (name === 'hook' || name === 'guard')) {
+  // Not serve, whose stderr carries only its warnings at start, nor mcp, which watches its own.
+  if (!stderrWatched && name !== 'serve' && name !== 'mcp') {
     process.stderr.on('error', onStderrError)
     stderrWatched = true
   }
