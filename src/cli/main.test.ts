@@ -35,6 +35,45 @@ describe('decision-memory main', () => {
     expect(exit.mock.calls[0]).toEqual([141])
   })
 
+  it('names the command an unknown one is a slip of, exit 1 as for any unknown command', async () => {
+    for (const [argv, said] of [
+      [['prefrences', '--user', 'alice'], 'decision-memory: unknown command "prefrences": did you mean preferences?'],
+      [['Serve'], 'decision-memory: unknown command "Serve": did you mean serve?'],
+      [['gaurd'], 'decision-memory: unknown command "gaurd": did you mean guard?'],
+      [['help', 'prefrences'], 'decision-memory: no command "prefrences" to help with: did you mean preferences?'],
+      [['frobnicate'], 'decision-memory: unknown command "frobnicate"'],
+    ] as const) {
+      const { code, stderr } = await run([...argv])
+      expect(code, argv.join(' ')).toBe(1)
+      expect(stderr.slice(0, stderr.indexOf('\n\n')), argv.join(' ')).toBe(said)
+    }
+  })
+
+  it('says a flag given before the command goes after it, naming the command when one alone takes it', async () => {
+    for (const [argv, said] of [
+      [['--port', '0', 'serve'], 'decision-memory: unknown command "--port": a flag goes after its command, decision-memory serve --port …'],
+      [['--data=x', 'preferences'], 'decision-memory: unknown command "--data=x": a flag goes after its command, decision-memory <command> --data …'],
+      [['-v'], 'decision-memory: unknown command "-v": a flag goes after its command, decision-memory <command> [flags]'],
+    ] as const) {
+      const { code, stderr } = await run([...argv])
+      expect(code, argv.join(' ')).toBe(1)
+      expect(stderr.slice(0, stderr.indexOf('\n\n')), argv.join(' ')).toBe(said)
+    }
+  })
+
+  it('names the flag of its own an unknown flag is a slip of, exit 2 with the help, and says a flag far from any as before', async () => {
+    for (const [argv, said] of [
+      [['preferences', '--usr', 'alice'], "decision-memory preferences: Unknown option '--usr': did you mean --user?"],
+      [['why', '--pont', 'complexity-tier'], "decision-memory why: Unknown option '--pont': did you mean --point?"],
+      [['import-adr', '--dryrun', 'docs/adr'], "decision-memory import-adr: Unknown option '--dryrun': did you mean --dry-run?"],
+      [['preferences', '--bogus'], "decision-memory preferences: Unknown option '--bogus'"],
+    ] as const) {
+      const { code, stderr } = await run([...argv])
+      expect(code, argv.join(' ')).toBe(2)
+      expect(stderr.slice(0, stderr.indexOf('\n\n')), argv.join(' ')).toBe(said)
+    }
+  })
+
   it('exits 1 for help on a command there is not, and 0 for help on one there is', async () => {
     const unknown = await run(['help', 'gaurd'])
     expect(unknown.code).toBe(1)

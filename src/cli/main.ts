@@ -1,3 +1,4 @@
+import { nearestNames } from '../edit-distance'
 import { UsageError } from './options'
 import { packageVersion } from './package-version'
 import { printable, printableLine } from '../terminal'
@@ -120,14 +121,54 @@ function unknownOption(flag: string): string {
 export async function flagOfOthers(name: string, message: string): Promise<string | undefined> {
   const flag = /^Unknown option '(--[a-z][a-z-]*)'/.exec(message)?.[1]
   if (flag === undefined) return undefined
+  const owners = (await commandsTaking(flag)).filter((other) => other !== name)
+  if (owners.length === 0) return undefined
+  return `${flag} is a flag of ${listed(owners, 'and')}, not of ${name}`
+}
+
+/** The commands whose usage lines name `flag`. */
+async function commandsTaking(flag: string): Promise<string[]> {
   const named = new RegExp(`(?<![\\w-])${flag}(?![\\w-])`)
   const owners: string[] = []
-  for (const [other, load] of Object.entries(COMMANDS)) {
-    if (other !== name && usageLines((await load()).help).some((line) => named.test(line))) owners.push(other)
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    if (usageLines((await load()).help).some((line) => named.test(line))) owners.push(name)
   }
-  if (owners.length === 0) return undefined
-  const which = owners.length === 1 ? owners[0] : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)}`
-  return `${flag} is a flag of ${which}, not of ${name}`
+  return owners
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function listed(names: string[], conjunction: 'and' | 'or'): string {
+  return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}`
+}
+
+/**
+ * A flag the command does not take that is a slip of one it does (`preferences --usr`, `why
+ * --pont`): said with the flag it may be, rather than parseArgs' words alone, which for a command
+ * taking positionals ran on about giving `--pont` after `--`. Undefined when none is that near.
+ */
+export function flagSlip(help: string, message: string): string | undefined {
+  const flag = /^Unknown option '(--[a-z][a-z-]*)'/.exec(message)?.[1]
+  if (flag === undefined) return undefined
+  const own = [...new Set(usageLines(help).join(' ').match(/--[a-z][a-z-]*/g) ?? [])]
+  const near = nearestNames(flag, own)
+  return near.length === 0 ? undefined : `Unknown option '${flag}': did you mean ${listed(near, 'or')}?`
+}
+
+/**
+ * What an unknown command may have meant, after the name: a command it is a slip of (`prefrences`:
+ * `did you mean preferences?`), or, for a flag given before any command (`--port 0 serve`), that a
+ * flag comes after its command, the one that takes it named when only one does. Empty when there
+ * is nothing to add.
+ */
+async function commandHint(typed: string): Promise<string> {
+  if (typed.startsWith('-')) {
+    const flag = typed.replace(/=.*$/s, '')
+    const owners = /^--[a-z][a-z-]*$/.test(flag) ? await commandsTaking(flag) : []
+    if (owners.length === 0) return ': a flag goes after its command, decision-memory <command> [flags]'
+    return `: a flag goes after its command, decision-memory ${owners.length === 1 ? owners[0] : '<command>'} ${flag} …`
+  }
+  const near = nearestNames(typed, [...Object.keys(COMMANDS), 'help', 'version'])
+  return near.length === 0 ? '' : `: did you mean ${listed(near, 'or')}?`
 }
 
 /** A help's usage lines: those it starts with, each `decision-memory COMMAND …`. */
@@ -234,7 +275,7 @@ export async function main(argv: string[]): Promise<number> {
     const own = rest[0] === 'help' ? HELP_HELP : rest[0] === 'version' ? VERSION_HELP : undefined
     if (rest[0] !== undefined && topic === undefined && own === undefined) {
       // As for an unknown command itself: a help that does not exist is no success.
-      process.stderr.write(`${printableLine(`decision-memory: no command "${rest[0]}" to help with`)}\n\n${HELP}`)
+      process.stderr.write(`${printableLine(`decision-memory: no command "${rest[0]}" to help with${await commandHint(rest[0])}`)}\n\n${HELP}`)
       return 1
     }
     if (own !== undefined) process.stdout.write(own)
@@ -257,7 +298,7 @@ export async function main(argv: string[]): Promise<number> {
   if (load === undefined) {
     // 1, not 2: Claude Code blocks the tool call of a PreToolUse hook that exits 2, so a typo in a
     // hook's command would block every question or Bash command it matches (as git, exit 1).
-    process.stderr.write(`${printableLine(`decision-memory: unknown command "${name}"`)}\n\n${HELP}`)
+    process.stderr.write(`${printableLine(`decision-memory: unknown command "${name}"${await commandHint(name)}`)}\n\n${HELP}`)
     return 1
   }
   const command = await load()
@@ -283,7 +324,8 @@ export async function main(argv: string[]): Promise<number> {
     // commands show names. A usage error is one line, so a line feed in a value is escaped too; an
     // operational one may run on to lines of its own (an invalid policy's fields).
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      const message = (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? await flagOfOthers(name, (error as Error).message) : undefined) ?? (error as Error).message
+      const said = (error as Error).message
+      const message = (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? ((await flagOfOthers(name, said)) ?? flagSlip(command.help, said)) : undefined) ?? said
       process.stderr.write(`decision-memory ${name}: ${printableLine(message)}\n\n${command.help}`)
       return 2
     }

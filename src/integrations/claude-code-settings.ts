@@ -1,3 +1,4 @@
+import { editDistance } from '../edit-distance'
 import { ASK_USER_QUESTION_TOOL } from './claude-code'
 import { GUARDED_TOOLS } from './shell-tools'
 
@@ -680,20 +681,6 @@ function wordsNear(name: string[], event: string[]): boolean {
     const rest = longer.filter((__, i) => i !== k)
     return rest.every((word, i) => sameWord(word, shorter[i] as string))
   })
-}
-
-/** The fewest letters added, dropped, changed, or two side by side swapped, that make `a` of `b` (Damerau 1964, as optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (__, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[]
-      const above = d[i - 1] as number[]
-      row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1)
-    }
-  }
-  return (d[a.length] as number[])[b.length] as number
 }
 
 /** A matcher read as a regex that JavaScript cannot read (`(Bash`), which matches no tool (matcherCovers). */
