@@ -52,6 +52,23 @@ describe('decision-memory why --point', () => {
     expect(why.stdout).toContain('recommended: Tier L')
   })
 
+  it('says, of a point nothing is known of, the command that lists the points there are, through the service or without one', async () => {
+    const parent = tempDir('dm-why-')
+    const data = join(parent, 'my data')
+    const service = await startService(data)
+    running.push(service)
+    const home = tempDir('dm-why-')
+    const through = await runCli(['why', '--point', 'tier', '--user', 'alice'], { env: { DECISION_MEMORY_URL: service.url, HOME: home }, cwd: home })
+    expect(through.code).toBe(1)
+    expect(through.stderr).toBe(
+      'decision-memory why: nothing is known of point tier for user alice (point: no observation and no decision at this point); `decision-memory preferences --user alice` lists the points learned about alice\n',
+    )
+    await service.stop()
+    const local = await runCli(['why', '--point', 'tier', '--user', 'al ice', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, HOME: home }, cwd: home })
+    expect(local.code).toBe(1)
+    expect(local.stderr).toBe(`decision-memory why: nothing is known of point tier for user al ice; \`decision-memory preferences --user 'al ice' --data '${data}'\` lists the points learned about al ice\n`)
+  })
+
   it('explains the point in the project it runs in, its repository\'s or its folder\'s, as the hook and the MCP server recommend there, without --project', async () => {
     const parent = tempDir('dm-why-')
     const service = await startService(join(parent, 'data'))

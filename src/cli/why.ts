@@ -12,7 +12,7 @@ import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, time
 import { inProjectFolder, projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder, realFolder, workingProjectOf } from '../repository'
 import { decisionsOfFile, isHere, noDecisionOfFile } from '../why-file'
-import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
+import { errorMessage, failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from '../terminal'
 import { notAsOf } from '../answer-as-of'
 import { shellWord } from '../config/bin-path'
@@ -386,6 +386,13 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if ((values.project === undefined || values.project === '.') && project !== undefined && run.session_id !== undefined && projectOfFolder(process.cwd()) === undefined) {
     project = (await sessionProjectHere(run.session_id, user, values.data, values.policy)) ?? project
   }
+  // A point nothing is known of is most often one mistyped or guessed (`--point tier`): where to
+  // find the points there are, the keys `--point` takes.
+  const shellWord = (word: string) => (/^[\w.@/~:+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)
+  const pointsHint = (code: string) =>
+    code === 'point_not_found'
+      ? `; \`decision-memory preferences --user ${shellWord(user)}${values.data === undefined ? '' : ` --data ${shellWord(values.data)}`}\` lists the points learned about ${user}`
+      : ''
   // One decision's chain (or the point's answer), asked and printed. `orElse`: what answers instead
   // when no decision has the key, if it has anything to say (a folder of records deleted since).
   const ask = async (key: string | undefined, orElse?: () => Promise<number | undefined>): Promise<number> => {
@@ -419,7 +426,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       if (error.issues.some((i) => i.path === 'as_of')) throw momentAheadLocally('as-of', error.message)
       const instead = error.code === 'decision_not_found' ? await orElse?.() : undefined
       if (instead !== undefined) return instead
-      process.stderr.write(`decision-memory why: ${error.message}\n`)
+      process.stderr.write(`decision-memory why: ${error.message}${pointsHint(error.code)}\n`)
       return 1
     }
     const refused = answer.body as { error?: { code?: string; message?: string; issues?: Array<{ path?: string }> } } | null
@@ -429,6 +436,10 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (answer.status === 404 && refused?.error?.code === 'decision_not_found') {
       const instead = await orElse?.()
       if (instead !== undefined) return instead
+    }
+    if (answer.status === 404 && refused?.error?.code === 'point_not_found') {
+      process.stderr.write(`decision-memory why: ${printable(errorMessage(answer, USER_FROM_FLAG_OR_VARIABLE))}${pointsHint('point_not_found')}\n`)
+      return 1
     }
     if (answer.status >= 400) return failure('why', answer, USER_FROM_FLAG_OR_VARIABLE)
     // Checked with --json too: a script that asked for a moment is not handed the chain of another.
