@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,6 +73,15 @@ describe('decision-memory main', () => {
       expect(code, argv.join(' ')).toBe(2)
       expect(stderr.slice(0, stderr.indexOf('\n\n')), argv.join(' ')).toBe(said)
     }
+  })
+
+  it('lists in its help every variable of the environment the sources read, each under Environment', async () => {
+    const sources = readdirSync(join(__dirname, '..'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    const read = new Set(sources.flatMap((file) => [...readFileSync(join(__dirname, '..', file), 'utf8').matchAll(/envValue\('(DECISION_MEMORY_[A-Z_]+)'/g)].map((m) => m[1])))
+    expect(read.size).toBeGreaterThan(0)
+    const { stdout } = await run(['help'])
+    const environment = stdout.slice(stdout.indexOf('\nEnvironment'), stdout.indexOf('\ndecision-memory serve'))
+    for (const name of read) expect(environment, name).toMatch(new RegExp(`^  ${name} `, 'm'))
   })
 
   it('exits 1 for help on a command there is not, and 0 for help on one there is', async () => {

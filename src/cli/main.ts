@@ -94,6 +94,19 @@ process holds it, or DIR has no store, it refuses (exit 1). Without --data, it g
 running service at $DECISION_MEMORY_URL, and opens $DECISION_MEMORY_DATA or ./data when none runs
 (mcp and import-adr: this checkout's data, where npm start keeps it, not ./data).
 
+Environment (a variable set empty is unset):
+  DECISION_MEMORY_URL        the service the commands, hooks and MCP server reach
+                             (default http://127.0.0.1:$DECISION_MEMORY_PORT)
+  DECISION_MEMORY_PORT       serve's port, and the default URL's (default 7420)
+  DECISION_MEMORY_DATA       serve's store (default ./data), and the one a command opens when no
+                             service runs and no --data is given
+  DECISION_MEMORY_USER       whose choices: the default --user of hook, toggle, why, preferences
+                             and the MCP tools (default "default")
+  DECISION_MEMORY_TOKEN      the bearer token sent to a service run with --auth
+  DECISION_MEMORY_AUTH       serve's tokens file (--auth)
+  DECISION_MEMORY_SPOOL      the hook's spool (default ~/.decision-memory/spool.ndjson)
+  DECISION_MEMORY_LOG_LEVEL  serve's log level (default info)
+
 `
 
 const HELP_HELP = `decision-memory help [COMMAND]
