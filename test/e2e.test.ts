@@ -115,7 +115,9 @@ describe('the real process (end to end)', () => {
     service = await spawnService()
     const r = await runCli(['serve', '--port', '0', '--data', service.dataDir])
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain('in use by another process')
+    expect(r.stderr).toContain(
+      `decision-memory serve: the store in ${service.dataDir} is in use by another process, a service already running on it or a command that has it open: stop that one, or give --data another folder\n`,
+    )
   })
 
   it('says clearly when the port is in use, without a stack trace, and exits 1', async () => {

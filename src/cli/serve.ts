@@ -11,7 +11,7 @@ import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import type { TierPolicy } from '../memory/level-store'
-import { markServedBy, openStores, storeFolderExposure } from '../open-store'
+import { markServedBy, openStores, StoreOpenError, storeFolderExposure } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
@@ -379,6 +379,16 @@ export async function openForService(dir: string, policy: TierPolicy | undefined
   const giveBack = await takeTurn(dir)
   try {
     return await openStores(dir, policy)
+  } catch (error) {
+    // Most often a second `npm start` (on another --port) of the same folder: asked `is the service
+    // running?`, the user, who knew it was, was not told what to do.
+    if (error instanceof StoreOpenError && error.locked) {
+      throw new StoreOpenError(
+        `the store in ${dir} is in use by another process, a service already running on it or a command that has it open: stop that one, or give --data another folder`,
+        { locked: true },
+      )
+    }
+    throw error
   } finally {
     await giveBack()
   }
