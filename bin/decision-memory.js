@@ -18,6 +18,15 @@ if (bundleNotRun() === null) {
   } catch {
     process.env.TSX_DISABLE_CACHE = '1'
   }
+  // tsx's esbuild reads the current folder as it loads, and a shell left in a folder removed since
+  // stopped it there with a stack trace, before any command could say so as the bundle's does.
+  try {
+    process.cwd()
+  } catch (error) {
+    if (error.syscall !== 'uv_cwd') throw error
+    process.stderr.write('decision-memory: the folder this runs in is gone (removed since the shell entered it): run it in a folder that exists\n')
+    process.exit(1)
+  }
   const { register } = await import('tsx/esm/api')
   register()
   ;({ main } = await import('../src/cli/main.ts'))

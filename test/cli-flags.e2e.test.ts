@@ -318,6 +318,26 @@ describe('a command whose reader stops reading', () => {
   })
 })
 
+describe('a command run in a folder removed since the shell entered it', () => {
+  it('says so, exit 1, rather than a stack trace, whether the bundle or the sources run', async () => {
+    const { spawn } = await import('node:child_process')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const parent = tempDir('dm-gone-')
+    // The shell enters the folder, removes it, and runs the command there, as one left in a
+    // checkout deleted from another shell does.
+    const child = spawn('sh', ['-c', 'mkdir gone && cd gone && rmdir "$PWD" && exec "$0" "$1" install-hooks --dry-run', process.execPath, BIN], {
+      cwd: parent,
+      env: cleanEnv({ HOME: parent }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(stderr).toMatch(/^decision-memory( install-hooks)?: the folder this runs in is gone \(removed since the shell entered it\): run it in a folder that exists\n$/)
+    expect(code).toBe(1)
+  })
+})
+
 describe('export --out -', () => {
   it('writes the export to stdout, as `-` is for an output file, not to a file named - in the current directory', async () => {
     await post('/v1/observations', [observation('dash')])

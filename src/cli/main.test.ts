@@ -84,6 +84,17 @@ describe('decision-memory main', () => {
     for (const name of read) expect(environment, name).toMatch(new RegExp(`^  ${name} `, 'm'))
   })
 
+  it('says, exit 1, that the folder it runs in is gone, rather than a stack trace, for a command that reads that folder', async () => {
+    const gone = Object.assign(new Error('ENOENT: no such file or directory, uv_cwd'), { code: 'ENOENT', errno: -2, syscall: 'uv_cwd' })
+    vi.spyOn(process, 'cwd').mockImplementation(() => {
+      throw gone
+    })
+    const { code, stderr } = await run(['install-hooks', '--dry-run'])
+    vi.restoreAllMocks()
+    expect(stderr).toBe('decision-memory install-hooks: the folder this runs in is gone (removed since the shell entered it): run it in a folder that exists\n')
+    expect(code).toBe(1)
+  })
+
   it('exits 1 for help on a command there is not, and 0 for help on one there is', async () => {
     const unknown = await run(['help', 'gaurd'])
     expect(unknown.code).toBe(1)

@@ -346,6 +346,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`decision-memory ${name}: ${printable((error as Error).message)}\n`)
       return 1
     }
+    // A shell left in a folder removed since (a checkout deleted from another shell): a command that
+    // reads the folder it runs in (./data with no service, install-hooks' default project, the
+    // project mcp and why default to) stopped with process.cwd()'s stack trace.
+    if ((error as NodeJS.ErrnoException).syscall === 'uv_cwd') {
+      process.stderr.write(`decision-memory ${name}: the folder this runs in is gone (removed since the shell entered it): run it in a folder that exists\n`)
+      return 1
+    }
     throw error
   }
 }
