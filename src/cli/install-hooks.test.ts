@@ -577,6 +577,19 @@ describe('install-hooks --command', () => {
     }
   })
 
+  it('warns that a command running no "decision-memory … hook", a wrapper script, is not known as ours by a later install without it, which adds its own beside it', async () => {
+    const { file } = await settingsFolder()
+    const wrapper = 'node x.js hook'
+    expect(await installHooksCommand(['--file', file, '--command', wrapper])).toBe(0)
+    expect(stderr).toContain('warning: --command runs no "decision-memory … hook" (a wrapper script?): an install-hooks run later without this same --command will not know these entries')
+    // What it warns of: a later install without it adds its hooks beside the wrapper's, both run.
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    const hooks = JSON.parse(await readFile(file, 'utf8')).hooks
+    expect(hooks.PreToolUse.flatMap((g: { hooks: Array<{ command: string }> }) => g.hooks.map((h) => h.command))).toEqual([wrapper, defaultHookCommand()])
+    expect(stderr).not.toContain('runs no "decision-memory')
+  })
+
   it('says nothing of a command whose parts are there, or cannot be known before the hook runs', async () => {
     const { file } = await settingsFolder()
     for (const command of [defaultHookCommand(), `DECISION_MEMORY_USER=alice ${defaultHookCommand()}`, 'node "$HOME/dm/bin/decision-memory.js" hook', 'cd /no/such && ./bin/decision-memory.js hook', 'npx decision-memory hook']) {

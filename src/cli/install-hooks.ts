@@ -551,6 +551,15 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   if (missing !== undefined) {
     process.stderr.write(`decision-memory install-hooks: warning: --command: ${missing}; the hooks would fail on every call until it does\n`)
   }
+  // A wrapper script (`--command ~/bin/dm-hook`) is written, but an entry is known as ours by a
+  // `decision-memory … hook` in it: a later install without this --command added its own beside
+  // it, unsaid, and Claude Code then ran both at every question.
+  if (values.command !== undefined && hookWords(values.command) === undefined) {
+    process.stderr.write(
+      'decision-memory install-hooks: warning: --command runs no "decision-memory … hook" (a wrapper script?): an install-hooks run later without this same --command ' +
+        'will not know these entries as decision-memory\'s, and will add its own beside them, both then run by Claude Code; give it this --command again, or remove these entries first\n',
+    )
+  }
   const fail = (message: string) => {
     process.stderr.write(`decision-memory install-hooks: ${message}\n`)
     return 1
