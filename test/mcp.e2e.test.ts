@@ -351,6 +351,38 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(textOf(twice)).toMatch(/^duplicate_option: [\s\S]*all_options\.1/)
   })
 
+  it("names, for a point's whole why, a command that reads the store it read, run in the agent's folder with none of its variables", async () => {
+    // Claude Code starts the server with .mcp.json's `env`, which the agent's shell does not have,
+    // in the agent's folder, where ./data is no store; with no --data, the server reads the store
+    // of DECISION_MEMORY_DATA (else the checkout's), and the command must too.
+    const data = tempDir('dm-mcp-whole-')
+    const agentFolder = tempDir('dm-mcp-agent-')
+    const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_DATA: data, DECISION_MEMORY_USER: 'bob' }, [], agentFolder)
+    for (let i = 0; i < 12; i++) {
+      const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: `whole-${i}` } })
+      expect(recorded.isError, textOf(recorded)).toBeFalsy()
+    }
+    const brief = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { point: 'complexity-tier' } })))
+    expect(brief.observations_count).toBe(12)
+    const command = / or (.+)$/.exec(brief.left_out as string)?.[1] as string
+    await client.close()
+    clients.splice(0)
+    const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn('sh', ['-c', command], { cwd: agentFolder, env: cleanEnv() })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      child.on('close', (code) => done({ code, stdout, stderr }))
+    })
+    expect(ran.stderr).toBe('')
+    expect(ran.code).toBe(0)
+    const whole = JSON.parse(ran.stdout)
+    expect(whole).toMatchObject({ user: 'bob', point: 'complexity-tier', as_of: brief.as_of })
+    expect(whole.observations).toHaveLength(12)
+    expect(existsSync(join(agentFolder, 'data'))).toBe(false)
+  })
+
   it('records every choice when two servers with no service open one store by turns (two agent windows)', async () => {
     // A store not made yet: the servers' first calls make it, and take turns at it too.
     const data = join(tempDir('dm-mcp-two-'), 'data')

@@ -156,7 +156,22 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // The store and policy a point's whole why is read with, as the command it names (absolute, since
   // the agent may run it from another folder). policy was made absolute above.
   const commandFlags = [...(values.data === undefined ? [] : ['--data', dataDirectory(values.data)]), ...(values.policy === undefined ? [] : ['--policy', values.policy])]
-  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject, defaultProjectIsFolder, folder: here, commandFlags })
+  // And the service and store this server reads: Claude Code starts it with .mcp.json's `env`, which
+  // the agent's shell lacks, in the agent's folder, where the command's ./data is no store (this
+  // server's is $DECISION_MEMORY_DATA, else the checkout's). Not the token, which is no text to show.
+  const commandEnvironment: Array<[string, string]> = [
+    ['DECISION_MEMORY_URL', serviceUrl()],
+    ...(values.data === undefined ? [['DECISION_MEMORY_DATA', dataDirectory(undefined, process.env, CHECKOUT_DATA_DIR)] as [string, string]] : []),
+  ]
+  const server = createMcpServer(backend, {
+    version: packageVersion(),
+    defaultUser: envValue('DECISION_MEMORY_USER'),
+    defaultProject,
+    defaultProjectIsFolder,
+    folder: here,
+    commandFlags,
+    commandEnvironment,
+  })
   // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
   // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
   const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)

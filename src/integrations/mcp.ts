@@ -15,7 +15,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 import { notAsOf } from '../answer-as-of'
-import { commandLine } from '../config/bin-path'
+import { commandLine, shellWord } from '../config/bin-path'
 import { decisionsOfFile, noDecisionOfFile, scopedNotInForce, scopedSaid, type FileDecision } from '../why-file'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
@@ -394,11 +394,15 @@ export function createMcpServer(
     clock?: Clock
     /** The server's own `--data` and `--policy`, which the command it names for a point's whole why takes too. */
     commandFlags?: readonly string[]
+    /** The variables that command is run with (the service's URL, the store), which the agent's shell may not have. */
+    commandEnvironment?: ReadonlyArray<readonly [string, string]>
   },
 ): McpServer {
   const clock = options.clock ?? systemClock
   /** A point's why in brief, naming the command that gives it whole as this server would read it. */
-  const brief = (body: unknown) => briefPointWhy(body, { commandLine: (args) => commandLine([...args, ...(options.commandFlags ?? [])]) })
+  const wholeCommand = (args: string[]) =>
+    [...(options.commandEnvironment ?? []).map(([name, value]) => `${name}=${shellWord(value)}`), commandLine([...args, ...(options.commandFlags ?? [])])].join(' ')
+  const brief = (body: unknown) => briefPointWhy(body, { commandLine: wholeCommand })
   const folder = options.folder ?? process.cwd()
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
   // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
