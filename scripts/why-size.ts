@@ -1,7 +1,7 @@
 /**
  * How large a point's `why` is, where it is read: the HTTP answer of `GET /v1/why`, the MCP `why`
  * tool's text (a point alone, and a recommendation's, which carries the point's), and the CLI's
- * `why --point` (text and --json). Cases a team reaches: a decision superseded through many
+ * `why --point` (text and --json), and a decision's why by key (the route's, the MCP tool's). Cases a team reaches: a decision superseded through many
  * versions, many decisions bound to one point, many observations behind the recommendation.
  * Claude Code warns above 10,000 tokens of a tool's output (about 40,000 characters) and cuts it
  * above MAX_MCP_OUTPUT_TOKENS (25,000 by default).
@@ -52,6 +52,10 @@ async function measure(shape: BigWhyCase) {
   }
   const mcpPoint = await text({ point })
   const mcpQuestion = await text({ question: question.question, point: question.point, all_options: question.all_options })
+  // A decision's why by key, the first version's (its whole chain, in brief past WHOLE_WHY_CHARACTERS).
+  const first = 'Q-001'
+  const httpKey = (await app.call('GET', `/v1/decisions/${first}/why`)).body
+  const mcpKey = await text({ key: first })
   await client.close()
   const body = http.body as PointWhy
   const row = {
@@ -61,6 +65,8 @@ async function measure(shape: BigWhyCase) {
     mcp_question: mcpQuestion.length,
     cli_text: pointText(body).length,
     cli_json: jsonLine(body).length,
+    http_key: JSON.stringify(httpKey).length,
+    mcp_key: mcpKey.length,
   }
   return { row, body, mcpPoint }
 }
@@ -78,4 +84,5 @@ for (const shape of BIG_WHY_CASES) {
   console.log(`  MCP why {point}    ${tokens(row.mcp_point)}  (${parts(mcp)})`)
   console.log(`  MCP why {question} ${tokens(row.mcp_question)}`)
   console.log(`  CLI why --point    ${tokens(row.cli_text)}; --json ${tokens(row.cli_json)}`)
+  console.log(`  why Q-001: HTTP    ${tokens(row.http_key)}; MCP why {key} ${tokens(row.mcp_key)}`)
 }

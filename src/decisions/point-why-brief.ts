@@ -6,7 +6,7 @@ import type { PointWhy } from './explain-point'
 export const BRIEF_OBSERVATIONS = 10
 
 /** The statuses of a decision that no longer holds nor may: history, given without what it said and why. */
-const HISTORY: ReadonlySet<string> = new Set(['superseded', 'deprecated', 'revoked'])
+export const HISTORY_STATUSES: ReadonlySet<string> = new Set(['superseded', 'deprecated', 'revoked'])
 
 /**
  * A decision as the brief form gives it, once however many chains name it: its link's fields, and,
@@ -97,7 +97,7 @@ export function briefPointWhy(body: unknown, options: { commandLine: (args: stri
     const { key, title, status: _status, enforce, decision, rationale, source, evidence, scope_warning, ...dates } = link
     // As the point's answer gives it (as it stood then, in a replay), where it is bound there.
     const status = d?.status ?? link.status
-    const past = HISTORY.has(status)
+    const past = HISTORY_STATUSES.has(status)
     if (past) history.push(key)
     return {
       key,

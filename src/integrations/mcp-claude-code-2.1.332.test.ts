@@ -241,7 +241,15 @@ const DIVERGENCES: Divergence[] = [
     why: "why with key says each link has its own source and evidence, and names the proposals pending (the two entries above)",
     where: /^tools\/list .*\.tools\[why\]\.description$/,
     captured: "With `key`: that decision's supersede chain, rationale and evidence.",
-    now: "With `key`: that decision's supersede chain, each link with its rationale, source and evidence, and the proposals pending to supersede a link (`proposals`).",
+    now:
+      "With `key`: that decision's supersede chain, each link with its rationale, source and evidence, and the proposals pending to supersede a link (`proposals`); " +
+      'over 16000 characters, the links no longer in force but the one asked without them.',
+  },
+  {
+    why: "why of a key or a file over 16,000 characters is given in brief, each chain once: a chain of 30 versions by key was some 67,000 characters, a folder of 30 records superseding each other some 950,000",
+    where: /^tools\/list .*\.tools\[why\]\.description$/,
+    captured: 'and those in force scoped to its path, each with its chain.',
+    now: 'and those in force scoped to its path, each with its chain; over 16000 characters, each chain once (`chains`) and each decision once (`links`). `left_out` says what is not given and where it is.',
   },
   {
     why: "why of a point gives each decision once and its chains by key, as its whole chain once per version was over Claude Code's tool output limit",

@@ -1204,6 +1204,20 @@ describe('createMcpServer: why of a point with a long history (R-CON-5)', () => 
     await client.close()
   })
 
+  it('answers a decision of a chain of 30 versions by key in under 20,000 characters, the one asked and the one in force whole', async () => {
+    const { client, text } = await overCase(BIG_WHY_CASES[3] as (typeof BIG_WHY_CASES)[number])
+    const said = await text({ key: 'Q-001' })
+    expect(said.length).toBeLessThan(20_000)
+    const why = JSON.parse(said)
+    expect(why).toMatchObject({ key: 'Q-001', current: 'Q-030', in_force: 'Q-030' })
+    expect(why.chain).toHaveLength(30)
+    expect(why.chain[0]).toHaveProperty('rationale')
+    expect(why.chain[29]).toHaveProperty('evidence')
+    expect(why.chain[1]).toMatchObject({ key: 'Q-002', evidence_count: 3 })
+    expect(why.left_out).toContain(commandLine(['why', 'Q-001', '--as-of', why.as_of, '--json']))
+    await client.close()
+  })
+
   it('names the command that gives the whole answer with the store and policy the server was started with', async () => {
     const { client, point, text } = await overCase(BIG_WHY_CASES[0] as (typeof BIG_WHY_CASES)[number], ['--data', '/srv/dm data', '--policy', '/etc/dm.yaml'])
     const { left_out, as_of } = JSON.parse(await text({ point }))
@@ -1642,6 +1656,45 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
     expect(file.description).toContain('relative to "/home/alice/shop", the folder the server was started in')
     expect(why?.description).toContain('With `file`')
     await client.close()
+  })
+
+  it('gives a folder of 30 records superseding each other each decision once, its chain once: under 24,000 characters where whole it was the chain 30 times', async () => {
+    // Each record says why at ADR length: the context a team writes, and what was decided.
+    const context = (n: number) =>
+      `Version ${n} of the billing queue. Billing events must be processed exactly once and in order per customer; the platform team runs Redis ` +
+      'streams with consumer groups and acknowledgement, so there is no new system to operate. SQS FIFO queues cap throughput per group and add ' +
+      'a cloud dependency to local development; Kafka would need a cluster we do not have the people to run. Redis persistence must be AOF every second.'
+    const records: Record<string, string> = {}
+    for (let n = 1; n <= 30; n++) {
+      const status = n === 30 ? 'Accepted' : `Superseded by [${n + 1}. Billing queue ${n + 1}](${String(n + 1).padStart(4, '0')}-billing-queue-${n + 1}.md)`
+      records[`${String(n).padStart(4, '0')}-billing-queue-${n}.md`] =
+        `# ${n}. Billing queue ${n}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Context\n\n${context(n)}\n\n## Decision\n\nThe billing service consumes its events from Redis, version ${n}.\n`
+    }
+    const parent = tempDir('dm-mcp-why-long-')
+    const store = join(parent, 'store')
+    const shop = await imported(parent, 'shop', store, records)
+    const { backend, close } = await storeBackend(store)
+    try {
+      const client = await startedIn(backend, shop)
+      const answer = await client.callTool({ name: 'why', arguments: { file: 'doc/adr' } })
+      expect(answer.isError, text(answer)).toBeFalsy()
+      expect(text(answer).length).toBeLessThan(24_000)
+      const body = JSON.parse(text(answer))
+      const keys = Array.from({ length: 30 }, (_, i) => `ADR-${String(i + 1).padStart(4, '0')}`)
+      expect(body.decisions.map((d: { key: string; from: string; chain: number }) => [d.key, d.from, d.chain])).toEqual(keys.map((key) => [key, 'record', 0]))
+      expect(body.chains).toEqual([{ keys, current: 'ADR-0030', in_force: 'ADR-0030', proposals: [] }])
+      expect(body.links.map((l: { key: string }) => l.key)).toEqual(keys)
+      expect(body.links[29]).toMatchObject({ key: 'ADR-0030', status: 'accepted', rationale: expect.stringContaining('Version 30') })
+      expect(body.links[0]).toMatchObject({ key: 'ADR-0001', status: 'superseded', evidence_count: 1 })
+      expect(body.left_out).toContain(`cd ${shop} && `)
+      expect(body.left_out).toMatch(/ why doc\/adr --as-of \S+ --json$/)
+      // A decision of it asked by key gives its own link whole.
+      const first = JSON.parse(text(await client.callTool({ name: 'why', arguments: { key: 'ADR-0001' } })))
+      expect(first.chain[0]).toMatchObject({ key: 'ADR-0001', rationale: expect.stringContaining('Version 1') })
+      await client.close()
+    } finally {
+      await close()
+    }
   })
 })
 

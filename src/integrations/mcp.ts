@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
@@ -21,6 +22,7 @@ import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
+import { briefDecisionWhy, briefFileWhy, WHOLE_WHY_CHARACTERS } from '../decisions/decision-why-brief'
 import { BRIEF_OBSERVATIONS, briefPointWhy } from '../decisions/point-why-brief'
 import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
@@ -569,8 +571,11 @@ export function createMcpServer(
         'and the decisions and observations behind it. A point\'s `chains` name their links by key, each in `decisions` once, those no longer in force ' +
         `without their rationale and evidence; the newest ${BRIEF_OBSERVATIONS} observations are listed; \`left_out\` says what is not given and where it is. ` +
         'With `key`: that decision\'s supersede chain, each link with its rationale, source and ' +
-        'evidence, and the proposals pending to supersede a link (`proposals`). With `file` (a path, absolute or relative to the folder the server was started in): why that file is as ' +
-        'it is, the decisions imported from it (an ADR, a DECISIONS.md) and those in force scoped to its path, each with its chain.',
+        'evidence, and the proposals pending to supersede a link (`proposals`)' +
+        `; over ${WHOLE_WHY_CHARACTERS} characters, the links no longer in force but the one asked without them. ` +
+        'With `file` (a path, absolute or relative to the folder the server was started in): why that file is as ' +
+        'it is, the decisions imported from it (an ADR, a DECISIONS.md) and those in force scoped to its path, each with its chain' +
+        `; over ${WHOLE_WHY_CHARACTERS} characters, each chain once (\`chains\`) and each decision once (\`links\`). \`left_out\` says what is not given and where it is.`,
       inputSchema: whyInput,
     },
     async (input) => {
@@ -593,7 +598,9 @@ export function createMcpServer(
         if (extra.length > 0) {
           return refused(extra, `why with file explains the decisions behind that file, and takes only as_of beside it: drop ${extra.map((i) => i.path).join(', ')}`)
         }
-        return result(await whyOfFile(file, input.as_of))
+        // Run where the file is read from: a relative one, as `why FILE` reads it in the server's folder.
+        const there = (args: string[]) => (isAbsolute(file) ? wholeCommand(args) : `cd ${shellWord(folder)} && ${wholeCommand(args)}`)
+        return result(await whyOfFile(file, input.as_of), (body) => briefFileWhy(body, { commandLine: there }))
       }
       if (key !== undefined) {
         // `user` is always there (it defaults), and a decision holds nobody's choices: it is not asked of.
@@ -601,7 +608,7 @@ export function createMcpServer(
         if (extra.length > 0) {
           return refused(extra, `why with key explains that decision, and takes only as_of beside it: drop ${extra.map((i) => i.path).join(', ')}`)
         }
-        return result(answeredAsOf(await backend.whyDecision(key, { as_of: input.as_of }), input.as_of, key))
+        return result(answeredAsOf(await backend.whyDecision(key, { as_of: input.as_of }), input.as_of, key), (body) => briefDecisionWhy(body, { commandLine: wholeCommand }))
       }
       // In the run the context describes: decisions scoped to its task, path or stage apply there too (R-CON-4).
       const run = runOfContext(input.context)
