@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adrText, importedRepository, shopWithOneRecord, shopWithRecordsDeleted, shopWithTwoRecords } from '../../test/support/adr-repository'
+import { bigWhyCase, BIG_WHY_CASES } from '../../test/support/big-why'
 import { captured } from '../../test/support/captured'
 import { decisionRecord, REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { createTestApp } from '../../test/support/test-app'
@@ -363,6 +364,32 @@ describe('decision-memory why --point, the decisions bound to the point', () => 
     const lines = pointText({ ...why, decisions: [withEvidence('ADR-0001'), withEvidence('ADR-0002')] } as unknown as PointWhy).trimEnd().split('\n').slice(2)
     expect(lines.filter((l) => l.includes('record of ADR-0002'))).toEqual(['      evidence: decision-record: record of ADR-0002 <ADR-0002.md>'])
     expect(lines.at(-1)).toBe('decision ADR-0002: in the chain above')
+  })
+})
+
+describe('decision-memory why --point, a long chain with a change pending on it', () => {
+  it('prints each link of a chain of 30 versions once, a proposal to supersede its newest too: its chain is the same one and itself', async () => {
+    const app = await createTestApp({ now: '2026-12-01T10:00:00.000Z' })
+    const { point } = await bigWhyCase(app, BIG_WHY_CASES[3] as (typeof BIG_WHY_CASES)[number])
+    const proposal = { key: 'Q-NEW', title: 'Billing queue, Kafka', decision: 'Use Kafka', rationale: 'the volume doubled', enforce: 'advisory', scope: { points: [point] }, supersedes: 'Q-030' }
+    expect((await app.call('POST', '/v1/decisions', proposal)).status).toBe(201)
+    const why = (await app.call('GET', `/v1/why?user=alice&project=p1&point=${point}`)).body as PointWhy
+    expect(why.decisions.map((d) => d.key).at(-1)).toBe('Q-NEW')
+    const text = pointText(why)
+    // Each link once: the proposal's chain, Q-001 … Q-030 and itself, was printed whole a second time (some 100,000 characters).
+    const links = text.split('\n').filter((l) => /^  [*-] \S+ \[/.test(l)).map((l) => l.split(' ')[3])
+    expect(links).toEqual([...Array.from({ length: 30 }, (_, i) => `Q-${String(i + 1).padStart(3, '0')}`), 'Q-NEW'])
+    expect(text.length).toBeLessThan(60_000)
+    const lines = text.trimEnd().split('\n')
+    const from = lines.indexOf('decision Q-NEW:')
+    expect(lines.slice(from, from + 6)).toEqual([
+      'decision Q-NEW:',
+      '  Q-001 … Q-030 (30 links): in the chain above',
+      '  * Q-NEW [proposed, advisory] Billing queue, Kafka',
+      expect.stringMatching(/^      decided /),
+      '      why: the volume doubled',
+      '  in force: Q-030 (the newest, Q-NEW, is proposed)',
+    ])
   })
 })
 

@@ -243,7 +243,11 @@ export function pointText(why: PointWhy): string {
       continue
     }
     out.push(heading)
-    out.push(chainText(d, '  ').trimEnd())
+    // A proposal pending on a chain printed above has that chain and itself: its links printed above
+    // are named, not printed again (a chain of 30 versions was some 50,000 characters a second time).
+    const above = d.chain.filter((link) => printed.has(link.key)).map((link) => link.key)
+    if (above.length > 0) out.push(`  ${above.length === 1 ? above[0] : `${above[0]} … ${above.at(-1)} (${above.length} links)`}: in the chain above`)
+    out.push(chainText({ ...d, chain: d.chain.filter((link) => !printed.has(link.key)) }, '  ').trimEnd())
     for (const link of d.chain) printed.add(link.key)
   }
   if (why.observations.length > 0) {
