@@ -86,7 +86,7 @@ export function briefFileWhy(body: unknown, options: { commandLine: (args: strin
     decisions,
     chains,
     links: given,
-    left_out: `Left out: ${parts.join('; ')}. \`why\` with a decision's \`key\` gives its chain. The whole answer: ${whole}`,
+    left_out: `Left out: ${parts.join('; ')}. \`why\` with a decision's \`key\` gives that decision whole, with its chain. The whole answer: ${whole}`,
   }
 }
 

@@ -89,6 +89,8 @@ describe('briefPointWhy: a point\'s why as an agent reads it (R-CON-5)', () => {
     const { app, route, brief } = await whyOfCase(BIG_WHY_CASES[2] as (typeof BIG_WHY_CASES)[number])
     expect(brief.left_out).toContain("each decision's events")
     expect(brief.left_out).toContain('of the 14 no longer in force')
+    // Asked by key, a decision is given whole however long its chain (briefDecisionWhy), not its chain in full.
+    expect(brief.left_out).toContain("`why` with a decision's `key` gives that decision whole, with its chain.")
     expect(brief.left_out).toContain(`${route.observations.length - BRIEF_OBSERVATIONS} older observations of the ${route.observations.length}`)
     expect(brief.left_out).toContain(`decision-memory why --point queue-backend --user alice --project p1 --as-of ${route.as_of} --json`)
     const path = /GET (\/v1\/why\?\S+),/.exec(brief.left_out ?? '')?.[1]

@@ -142,7 +142,7 @@ export function briefPointWhy(body: unknown, options: { commandLine: (args: stri
   const leftOut =
     parts.length === 0
       ? undefined
-      : `Left out: ${parts.join('; ')}. \`why\` with a decision's \`key\` gives its chain in full. The whole answer: GET /v1/why?${query}, or ${options.commandLine(asked)}`
+      : `Left out: ${parts.join('; ')}. \`why\` with a decision's \`key\` gives that decision whole, with its chain. The whole answer: GET /v1/why?${query}, or ${options.commandLine(asked)}`
   return {
     ...rest,
     chains,
