@@ -364,7 +364,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     }
     const brief = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { point: 'complexity-tier' } })))
     expect(brief.observations_count).toBe(12)
-    const command = / or (.+)$/.exec(brief.left_out as string)?.[1] as string
+    const command = /, or (.+)$/.exec(brief.left_out as string)?.[1] as string
     await client.close()
     clients.splice(0)
     const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
