@@ -55,8 +55,9 @@ interface FileWhy {
  * A file's why as the MCP `why` tool gives it: whole when within `limit` characters; else each chain
  * once, in `chains` (`{keys, current, in_force, proposals}`), each decision of them once, in `links`
  * (those no longer in force in brief), each entry of `decisions` without its `why` but with `chain`,
- * the index of its chain, and `left_out` naming what is left out and the command that gives it whole
- * (`commandLine` of the `why` command's arguments, run in the folder the file is read from).
+ * the index of its chain, and `left_out` naming what is left out and the command that prints each
+ * entry's whole `why`, a JSON line each (`commandLine` of the `why` command's arguments, run in the
+ * folder the file is read from).
  */
 export function briefFileWhy(body: unknown, options: { commandLine: (args: string[]) => string; limit?: number }): unknown {
   if (!isFileWhy(body) || JSON.stringify(body).length <= (options.limit ?? WHOLE_WHY_CHARACTERS)) return body
@@ -86,7 +87,8 @@ export function briefFileWhy(body: unknown, options: { commandLine: (args: strin
     decisions,
     chains,
     links: given,
-    left_out: `Left out: ${parts.join('; ')}. \`why\` with a decision's \`key\` gives that decision whole, with its chain. The whole answer: ${whole}`,
+    // The command prints each entry's `why`, one JSON line each, in the order of `decisions`.
+    left_out: `Left out: ${parts.join('; ')}. \`why\` with a decision's \`key\` gives that decision whole, with its chain. Each entry's whole \`why\`, a JSON line each in order: ${whole}`,
   }
 }
 

@@ -1687,7 +1687,7 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
       expect(body.links[29]).toMatchObject({ key: 'ADR-0030', status: 'accepted', rationale: expect.stringContaining('Version 30') })
       expect(body.links[0]).toMatchObject({ key: 'ADR-0001', status: 'superseded', evidence_count: 1 })
       expect(body.left_out).toContain(`cd ${shop} && `)
-      expect(body.left_out).toMatch(/ why doc\/adr --as-of \S+ --json$/)
+      expect(body.left_out).toMatch(/Each entry's whole `why`, a JSON line each in order: cd .* why doc\/adr --as-of \S+ --json$/)
       // A decision of it asked by key gives its own link whole.
       const first = JSON.parse(text(await client.callTool({ name: 'why', arguments: { key: 'ADR-0001' } })))
       expect(first.chain[0]).toMatchObject({ key: 'ADR-0001', rationale: expect.stringContaining('Version 1') })
