@@ -159,8 +159,18 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // And the service and store this server reads: Claude Code starts it with .mcp.json's `env`, which
   // the agent's shell lacks, in the agent's folder, where the command's ./data is no store (this
   // server's is $DECISION_MEMORY_DATA, else the checkout's). Not the token, which is no text to show.
+  // With --data, a DECISION_MEMORY_URL or _PORT no service could be reached by does not stop the
+  // server (checked above without --data only), and is left out of the command as well.
+  const servedAt = (() => {
+    try {
+      const given = serviceUrl()
+      return serviceUrlProblem(given) === undefined ? given : undefined
+    } catch {
+      return undefined
+    }
+  })()
   const commandEnvironment: Array<[string, string]> = [
-    ['DECISION_MEMORY_URL', serviceUrl()],
+    ...(servedAt === undefined ? [] : [['DECISION_MEMORY_URL', servedAt] as [string, string]]),
     ...(values.data === undefined ? [['DECISION_MEMORY_DATA', dataDirectory(undefined, process.env, CHECKOUT_DATA_DIR)] as [string, string]] : []),
   ]
   const server = createMcpServer(backend, {
