@@ -101,7 +101,10 @@ function weightOrder(a: number, b: number): number {
 // 7: a head keeps the user's latest own choice and how it was asked, and core-pending how each
 //    waiting observation was, so that a point in core tells a request that does not say whether it
 //    is multi-select without a read of archival (R-MEM-1).
-const FORMAT = 7
+// 8: a tally keeps the id of its latest choice (lastId), so that a tie of one moment goes to the
+//    choice recorded last (R-REC-2); cells of format 7 stored before it was kept broke such a tie
+//    by label, live, where a replay as of a moment and a store written since broke it by the id.
+const FORMAT = 8
 
 /**
  * Whether a head's decayed sum has the nodes of its α's grid: one built before small α's grids were

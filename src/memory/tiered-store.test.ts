@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it } from 'vitest'
-import { aggregateObservations, cellKey, cellsOf, emptyCell, storedCell, type PointView } from '../domain/aggregate'
+import { aggregateObservations, cellKey, cellsOf, chosenLastOf, emptyCell, storedCell, type PointView } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import { createLevelStore, type TierPolicy } from './level-store'
 import { InstrumentedLevel } from '../../test/support/instrumented-level'
@@ -824,6 +824,31 @@ describe('a store written before context values were trimmed (format 5)', () => 
     const contextCounts = (memory: PointView) =>
       memory.cells([cellKey.context(null, 'phase', 'run'), cellKey.context(null, 'phase', ' run '), cellKey.context(null, 'stage', '')]).map((c) => c?.n ?? 0)
     expect(await second.readPoint('alice', 'tier', new Date(T0), contextCounts)).toEqual([1, 0, 0])
+    await second.close()
+  })
+})
+
+describe('a store written before a tally kept the id of its latest choice (format 7)', () => {
+  it('rebuilds its aggregates, so that a tie of one moment goes to the choice recorded last', async () => {
+    const db = new MemoryLevel<string, string>()
+    const first = await createLevelStore(db as never, { policy: POLICY })
+    // 3 choices of S then 3 of L, sent at one moment: L was recorded last.
+    const choices = ['S', 'S', 'S', 'L', 'L', 'L'].map((choice) => observation({ at: T0, choice }))
+    await first.addObservations(choices, [])
+    await first.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await first.close()
+    await db.open()
+    // As a version of format 7 before the ids were kept left them: the head of format 7, no lastId.
+    const heads = db.sublevel<string, Record<string, unknown>>('core', { valueEncoding: 'json' })
+    await heads.put('alice\u0000tier', { ...(await heads.get('alice\u0000tier')), format: 7 })
+    const cells = db.sublevel<string, string>('core-cells', { valueEncoding: 'utf8' })
+    const stripped: Array<{ type: 'put'; key: string; value: string }> = []
+    for await (const [key, value] of cells.iterator()) stripped.push({ type: 'put', key, value: value.replace(/,"lastId":"[^"]*"/g, '') })
+    expect(stripped.some(({ value }) => value.includes('lastId'))).toBe(false)
+    await cells.batch(stripped)
+    const second = await createLevelStore(db as never, { policy: POLICY })
+    const chosenLast = (memory: PointView) => chosenLastOf(memory.cells([cellKey.scope(null)])[0]?.tallies ?? [])
+    expect(await second.readPoint('alice', 'tier', new Date(T0), chosenLast)).toEqual(['["L"]'])
     await second.close()
   })
 })
