@@ -328,26 +328,58 @@ export function createDecisionMemory(deps: {
   }
 
   /**
-   * Whether each observation's point is multi-select by the user's latest own choice there, where
-   * neither it nor the policy says and its choice is one string (capturedMultiSelect): read once per
-   * user and point. An observation refused for its fields is left to the refusal, in its order.
+   * Whether each observation's point is multi-select by the user's latest own choice there by its
+   * moment (its timestamp), where neither it nor the policy says and its choice is one string
+   * (capturedMultiSelect), by index; undefined elsewhere. The batch's own choices at the point count
+   * in time order, whatever their order in it, as they would posted one at a time: read in the
+   * batch's order, `Unit tests` at 9:00 sent before {Lint, Unit tests} at 8:00 was single-select, the
+   * point's latest choice. As of its moment, as a recommendation then read the point: an answer
+   * given before the point was multi-select is read as it was asked then. An observation refused for
+   * its fields is left to the refusal, in its order.
    */
-  async function latestFlagsOf(inputs: readonly ObservationInput[], now: Date): Promise<Map<string, boolean | undefined>> {
-    const asked = new Map<string, { user: string; point: string }>()
-    for (const input of inputs) {
-      if (typeof input.user_choice !== 'string') continue
+  async function latestFlagsOf(inputs: readonly ObservationInput[], now: Date): Promise<Array<boolean | undefined>> {
+    type Read = { i: number; at: number; own: boolean; asks: boolean; said: boolean }
+    const groups = new Map<string, { user: string; point: string; reads: Read[] }>()
+    inputs.forEach((input, i) => {
       try {
-        if (multiSelectOf(input) !== undefined) continue
+        const at = notAhead(checkTimestamp(input.timestamp, now, 'timestamp') ?? now, now).getTime()
         const options = offeredOptions(input.all_options).map((o) => o.option)
         const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
-        if (pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select !== undefined) continue
-        asked.set(`${input.user}\u0000${point}`, { user: input.user, point })
+        const { multiSelect, by } = capturedMultiSelect(input, point)
+        const k = `${input.user}\u0000${point}`
+        const group = groups.get(k) ?? { user: input.user, point, reads: [] }
+        groups.set(k, group)
+        group.reads.push({ i, at, own: input.source !== 'auto-resolved', asks: by === 'choice' && typeof input.user_choice === 'string', said: multiSelect })
       } catch {
-        continue
+        // Refused in observe's loop, with its place.
       }
-    }
-    const flags = await Promise.all([...asked].map(async ([k, { user, point }]) => [k, await latestFlagAt(user, point, now, false)] as const))
-    return new Map(flags)
+    })
+    const flags: Array<boolean | undefined> = inputs.map(() => undefined)
+    const stored = async (user: string, point: string, at: number) => (at === now.getTime() ? latestFlagAt(user, point, now, false) : latestFlagAt(user, point, new Date(at), true))
+    await Promise.all(
+      [...groups.values()].map(async ({ user, point, reads }) => {
+        if (!reads.some((r) => r.asks)) return
+        // The batch's latest own choice at the point so far, in time order (a tie as recorded: in the batch's order).
+        let before: { at: number; flag: boolean } | undefined
+        for (const r of [...reads].sort((a, b) => a.at - b.at || a.i - b.i)) {
+          let flag = r.said
+          if (r.asks) {
+            let latest: boolean | undefined
+            if (before === undefined) latest = await stored(user, point, r.at)
+            else if (before.at === r.at) latest = before.flag
+            else {
+              // A stored choice between the batch's earlier one and this one is the later.
+              const newest = await store.latestChoiceAt(user, point, new Date(r.at), Infinity)
+              latest = newest !== undefined && Date.parse(newest.timestamp) > before.at ? newest.multi_select : before.flag
+            }
+            flags[r.i] = latest
+            flag = latest === true
+          }
+          if (r.own) before = { at: r.at, flag }
+        }
+      }),
+    )
+    return flags
   }
 
   /** Why the free text a choice is stored with as `other` is refused, as a `user_choice` is (LabelSchema's words), else undefined. */
@@ -384,8 +416,7 @@ export function createDecisionMemory(deps: {
       const now = clock.now()
       const observations: Observation[] = []
       const sessions = new Map<string, SessionRecord>()
-      // The user's latest own choice at each point, read before any is stored; then, in the batch's
-      // order, its own choices at the point, as the latest once stored.
+      // The user's latest own choice at each point by each one's moment, the batch's own counted.
       const latestOwn = await latestFlagsOf(inputs, now)
       inputs.forEach((input, i) => {
         const path = inputs.length === 1 && !indexed ? '' : `${i}.`
@@ -396,9 +427,7 @@ export function createDecisionMemory(deps: {
           { point: input.point, header: input.header, question: input.question, options },
           policy,
         )
-        const pointOfUser = `${input.user}\u0000${point}`
-        const { multiSelect, by } = capturedMultiSelect(input, point, path, latestOwn.get(pointOfUser))
-        if (input.source !== 'auto-resolved') latestOwn.set(pointOfUser, multiSelect)
+        const { multiSelect, by } = capturedMultiSelect(input, point, path, latestOwn[i])
         const choice = resolveChoice(input.user_choice, options, multiSelect)
         // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
         // choice of nothing, lowering every option's selection rate.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApp } from '../../test/support/test-app'
+import { createTestApp, START } from '../../test/support/test-app'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { compilePolicy } from '../domain/policy'
 
@@ -308,6 +308,28 @@ describe('a choice sent as one string at a point whose history is multi-select (
     const byId = new Map((await store.observationsAt('default', point)).map((o) => [o.decision_id, o]))
     expect(byId.get('b-1')).toMatchObject({ chosen: ['Unit tests', 'E2E tests'], other: null, multi_select: true })
     expect(byId.get('b-2')).toMatchObject({ chosen: [], other: 'Unit tests, E2E tests', multi_select: false })
+  })
+  it('is read as of its own moment, the batch in time order whatever its order: as the same observations posted one at a time as they were made', async () => {
+    const { call, store } = await createTestApp()
+    const at = (hours: number) => new Date(Date.parse(START) - hours * 3_600_000).toISOString()
+    // Sent first but made last: read in the batch's order, it found no choice before it, and made the point single-select.
+    const batch = [
+      { ...CHECKS, user_choice: 'Unit tests', decision_id: 'made-last', timestamp: at(1) },
+      { ...CHECKS, user_choice: 'Lint, format, E2E tests', decision_id: 'made-first', timestamp: at(3) },
+      { ...CHECKS, user_choice: ['Lint, format', 'Unit tests'], decision_id: 'set', timestamp: at(2) },
+    ]
+    expect((await call('POST', '/v1/observations', batch)).status).toBe(201)
+    const point = (await call('POST', '/v1/recommendations', CHECKS)).body.point
+    const byId = new Map((await store.observationsAt('default', point)).map((o) => [o.decision_id, o]))
+    expect(byId.get('made-last')).toMatchObject({ chosen: ['Unit tests'], other: null, multi_select: true })
+    // Made before any set was chosen there, where a recommendation then read the point single-select: free text, as it was asked.
+    expect(byId.get('made-first')).toMatchObject({ chosen: [], other: 'Lint, format, E2E tests', multi_select: false })
+    expect((await call('POST', '/v1/recommendations', CHECKS)).body).toMatchObject({ multi_select: true })
+    // Sent alone after them, dated before the set: read as of its moment too, as a recommendation replayed then reads the point.
+    expect((await call('POST', '/v1/observations', { ...CHECKS, user_choice: 'Unit tests, E2E tests', decision_id: 'late-sent', timestamp: at(2.5) })).status).toBe(201)
+    const late = (await store.observationsAt('default', point)).find((o) => o.decision_id === 'late-sent')
+    expect(late).toMatchObject({ chosen: [], other: 'Unit tests, E2E tests', multi_select: false })
+    expect((await call('POST', '/v1/recommendations', { ...CHECKS, as_of: at(2.5) })).body).toMatchObject({ multi_select: false })
   })
 })
 
