@@ -319,12 +319,26 @@ export function createDecisionMemory(deps: {
     if (said !== undefined) return { multiSelect: said, by: 'request' }
     const byPolicy = pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select
     if (byPolicy !== undefined) return { multiSelect: byPolicy, by: 'policy' }
+    return chosenMultiSelect(input, latest)
+  }
+
+  /** capturedMultiSelect where neither the observation nor the policy says. */
+  function chosenMultiSelect(input: ObservationInput, latest: boolean | undefined): { multiSelect: boolean; by: 'history' | 'choice' } {
     // One string at a point whose latest own choice was multi-select (`latest`, as a recommendation
     // there reads the point): a label, or labels joined as Claude Code joins them, of that question.
     // Read as single-select, `Lint, E2E` was stored as free text, and `Lint` alone made the point
     // single-select, its sets then read as shares of one choice. An array is multi-select as ever.
     if (latest === true && typeof input.user_choice === 'string') return { multiSelect: true, by: 'history' }
     return { multiSelect: Array.isArray(input.user_choice), by: 'choice' }
+  }
+
+  /** An observation's options, the point they and its question key to, and who says its kind there but its history (capturedMultiSelect). */
+  type Keyed = { options: string[]; point: string; by?: 'request' | 'policy' | 'choice' }
+
+  /** An observation's options and the point they and its question key to; a refused field named at `path`. */
+  function pointOf(input: ObservationInput, path: string): Keyed {
+    const options = offeredOptions(input.all_options, `${path}all_options`).map((o) => o.option)
+    return { options, point: decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy) }
   }
 
   /**
@@ -335,9 +349,17 @@ export function createDecisionMemory(deps: {
    * batch's order, `Unit tests` at 9:00 sent before {Lint, Unit tests} at 8:00 was single-select, the
    * point's latest choice. As of its moment, as a recommendation then read the point: an answer
    * given before the point was multi-select is read as it was asked then. An observation refused for
-   * its fields is left to the refusal, in its order.
+   * its fields is left to the refusal, in its order. With the options and point each was keyed to,
+   * for observe to key it once: a batch with no such string keys none here and reads nothing.
    */
-  async function latestFlagsOf(inputs: readonly ObservationInput[], now: Date): Promise<Array<boolean | undefined>> {
+  async function latestFlagsOf(
+    inputs: readonly ObservationInput[],
+    now: Date,
+  ): Promise<{ flags: Array<boolean | undefined>; keyed: Array<Keyed | undefined> }> {
+    const flags: Array<boolean | undefined> = inputs.map(() => undefined)
+    const keyed: Array<Keyed | undefined> = inputs.map(() => undefined)
+    const mayAsk = (input: ObservationInput) => typeof input.user_choice === 'string' && input.multi_select === undefined && input.multiSelect === undefined
+    if (!inputs.some(mayAsk)) return { flags, keyed }
     type Read = { i: number; at: number; own: boolean; asks: boolean; said: boolean }
     const groups = new Map<string, { user: string; point: string; reads: Read[] }>()
     inputs.forEach((input, i) => {
@@ -346,6 +368,8 @@ export function createDecisionMemory(deps: {
         const options = offeredOptions(input.all_options).map((o) => o.option)
         const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
         const { multiSelect, by } = capturedMultiSelect(input, point)
+        // Not from history: none is read here.
+        keyed[i] = { options, point, by: by === 'history' ? undefined : by }
         const k = `${input.user}\u0000${point}`
         const group = groups.get(k) ?? { user: input.user, point, reads: [] }
         groups.set(k, group)
@@ -354,13 +378,15 @@ export function createDecisionMemory(deps: {
         // Refused in observe's loop, with its place.
       }
     })
-    const flags: Array<boolean | undefined> = inputs.map(() => undefined)
     const stored = async (user: string, point: string, at: number) => (at === now.getTime() ? latestFlagAt(user, point, now, false) : latestFlagAt(user, point, new Date(at), true))
     await Promise.all(
       [...groups.values()].map(async ({ user, point, reads }) => {
         if (!reads.some((r) => r.asks)) return
         // The batch's latest own choice at the point so far, in time order (a tie as recorded: in the batch's order).
         let before: { at: number; flag: boolean } | undefined
+        // The moment of the newest own choice stored (-Infinity: none), read once: a batch made after
+        // it (a history sent in parts, oldest first) reads no more.
+        let newestStored: Promise<number> | undefined
         for (const r of [...reads].sort((a, b) => a.at - b.at || a.i - b.i)) {
           let flag = r.said
           if (r.asks) {
@@ -368,9 +394,13 @@ export function createDecisionMemory(deps: {
             if (before === undefined) latest = await stored(user, point, r.at)
             else if (before.at === r.at) latest = before.flag
             else {
-              // A stored choice between the batch's earlier one and this one is the later.
-              const newest = await store.latestChoiceAt(user, point, new Date(r.at), Infinity)
-              latest = newest !== undefined && Date.parse(newest.timestamp) > before.at ? newest.multi_select : before.flag
+              newestStored ??= store.latestChoiceAt(user, point, undefined, Infinity).then((o) => (o === undefined ? -Infinity : Date.parse(o.timestamp)))
+              if ((await newestStored) <= before.at) latest = before.flag
+              else {
+                // A stored choice between the batch's earlier one and this one is the later.
+                const newest = await store.latestChoiceAt(user, point, new Date(r.at), Infinity)
+                latest = newest !== undefined && Date.parse(newest.timestamp) > before.at ? newest.multi_select : before.flag
+              }
             }
             flags[r.i] = latest
             flag = latest === true
@@ -379,7 +409,7 @@ export function createDecisionMemory(deps: {
         }
       }),
     )
-    return flags
+    return { flags, keyed }
   }
 
   /** Why the free text a choice is stored with as `other` is refused, as a `user_choice` is (LabelSchema's words), else undefined. */
@@ -421,13 +451,10 @@ export function createDecisionMemory(deps: {
       inputs.forEach((input, i) => {
         const path = inputs.length === 1 && !indexed ? '' : `${i}.`
         const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
-        const offered = offeredOptions(input.all_options, `${path}all_options`)
-        const options = offered.map((o) => o.option)
-        const point = decisionPointKey(
-          { point: input.point, header: input.header, question: input.question, options },
-          policy,
-        )
-        const { multiSelect, by } = capturedMultiSelect(input, point, path, latestOwn[i])
+        const keyed = latestOwn.keyed[i] ?? pointOf(input, path)
+        const { options, point } = keyed
+        // Neither the request nor the policy says, as latestFlagsOf found: the policy's rule (pointRule) not looked up again.
+        const { multiSelect, by } = keyed.by === 'choice' ? chosenMultiSelect(input, latestOwn.flags[i]) : capturedMultiSelect(input, point, path, latestOwn.flags[i])
         const choice = resolveChoice(input.user_choice, options, multiSelect)
         // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
         // choice of nothing, lowering every option's selection rate.

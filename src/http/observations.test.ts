@@ -330,6 +330,15 @@ describe('a choice sent as one string at a point whose history is multi-select (
     const late = (await store.observationsAt('default', point)).find((o) => o.decision_id === 'late-sent')
     expect(late).toMatchObject({ chosen: [], other: 'Unit tests, E2E tests', multi_select: false })
     expect((await call('POST', '/v1/recommendations', { ...CHECKS, as_of: at(2.5) })).body).toMatchObject({ multi_select: false })
+    // A batch whose set is older than a stored single choice that is older than its string: the stored one is the string's latest.
+    expect((await call('POST', '/v1/observations', { ...CHECKS, user_choice: 'E2E tests', decision_id: 'single', multi_select: false, timestamp: at(0.5) })).status).toBe(201)
+    const around = [
+      { ...CHECKS, user_choice: ['Lint, format', 'E2E tests'], decision_id: 'older-set', timestamp: at(0.75) },
+      { ...CHECKS, user_choice: 'Unit tests, E2E tests', decision_id: 'after-single', timestamp: at(0.25) },
+    ]
+    expect((await call('POST', '/v1/observations', around)).status).toBe(201)
+    const after = (await store.observationsAt('default', point)).find((o) => o.decision_id === 'after-single')
+    expect(after).toMatchObject({ chosen: [], other: 'Unit tests, E2E tests', multi_select: false })
   })
 })
 
