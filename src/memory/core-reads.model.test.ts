@@ -107,7 +107,8 @@ async function run(seed: number, rounds: number): Promise<void> {
       options: OPTIONS,
       chosen: [pick(OPTIONS)],
       other: null,
-      multi_select: false,
+      // Asked either way, by its serial (no draw more: the seeds play as before): the latest's is the flag.
+      multi_select: serial % 3 === 0,
       context: random() < 0.6 ? { phase: pick(['plan', 'run']) } : {},
       source: random() < 0.1 ? 'auto-resolved' : 'user',
     }
@@ -134,9 +135,12 @@ async function run(seed: number, rounds: number): Promise<void> {
     const answer = await store.readPoint(a.user, a.point, asOf, (memory) => recommendation(a, memory, asOf), new Date(now))
     return { flag, answer }
   }
-  /** Every choice is asked as single-select: false once the user chose there, by then. */
+  /** How the user's latest own choice there by then was asked (archival's order: time, then id); undefined before any. */
   const flagOf = (observations: readonly Observation[], a: Ask, asOf: Date) =>
-    observations.some((o) => o.user === a.user && o.point === a.point && o.source === 'user' && Date.parse(o.timestamp) <= asOf.getTime()) ? false : undefined
+    observations
+      .filter((o) => o.user === a.user && o.point === a.point && o.source === 'user' && Date.parse(o.timestamp) <= asOf.getTime())
+      .sort((x, y) => x.timestamp.localeCompare(y.timestamp) || x.id.localeCompare(y.id))
+      .at(-1)?.multi_select
   for (let round = 0; round < rounds; round++) {
     const roll = random()
     if (roll < 0.1) {

@@ -9,6 +9,7 @@ import {
   emptySummary,
   isEvidence,
   isLaterChoice,
+  type LatestChoice,
   RECENT_SESSIONS,
   type Counted,
   storedCell,
@@ -52,6 +53,8 @@ export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unkn
  * there; answers asked again are kept above this (answer-cache.ts).
  */
 const HOT_CELLS = 500
+/** How many points the latest choice known is kept for (latestKnown). */
+const LATEST_KEPT = 10_000
 
 /**
  * How many replays (a point read as of a moment before its newest observation) are kept, and how
@@ -273,6 +276,17 @@ export function createCoreTier(options: {
   })
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
+  // The user's latest own choice at a point and its newest moment, as a read of core found them,
+  // then kept by the writes of observations there (folded in at commit) until the user is
+  // forgotten: a fact of archival, which only this process writes, whether the point stays in core
+  // or not. Without it, capture's read of the flag (a string choice, decision-memory.ts) read the
+  // point's head and pending observations again after each write, which dropped them from `hot`.
+  const latestKnown = new Map<string, { latest: LatestChoice | null; newest: number | null }>()
+  const keepLatest = (pk: string, latest: LatestChoice | null, newest: number | null) => {
+    // Oldest first out, bounded as `hot` is; a point read again is kept again.
+    if (!latestKnown.has(pk) && latestKnown.size >= LATEST_KEPT) latestKnown.delete(latestKnown.keys().next().value as string)
+    latestKnown.set(pk, { latest, newest })
+  }
 
   function isCurrent(head: StoredHead): boolean {
     return (
@@ -605,6 +619,18 @@ export function createCoreTier(options: {
               lastRead.delete(pk)
               markDropped(pk)
             }
+            // Appended to archival with this batch: the latest choice known of each point moves with them.
+            for (const [pk, group] of byPoint) {
+              const known = latestKnown.get(pk)
+              if (known === undefined) continue
+              let { latest, newest } = known
+              for (const o of group) {
+                const at = Date.parse(o.timestamp)
+                if (newest === null || at > newest) newest = at
+                if (isEvidence(o) && isLaterChoice(at, o.id, latest)) latest = [at, o.id, o.multi_select ?? null]
+              }
+              latestKnown.set(pk, { latest, newest })
+            }
             done()
           },
           abandon: done,
@@ -623,9 +649,13 @@ export function createCoreTier(options: {
      */
     async latestChoice(user: string, point: string, asOf: Date): Promise<LatestFlag> {
       const pk = key(user, point)
+      const known = latestKnown.get(pk)
+      if (known !== undefined && (known.newest === null || known.newest <= asOf.getTime())) {
+        return { known: true, multi_select: known.latest === null ? undefined : (known.latest[2] ?? undefined) }
+      }
+      const writesBefore = hot.writes
       let held = hot.get(pk)?.head
       if (held === undefined) {
-        const writesBefore = hot.writes
         const snapshot = db.snapshot()
         try {
           const head = await heads.get(pk, { snapshot } as never)
@@ -651,6 +681,8 @@ export function createCoreTier(options: {
         const at = Date.parse(o.timestamp)
         if (isLaterChoice(at, o.id, latest)) latest = [at, o.id, o.multi_select]
       }
+      // Kept only as read while no write ran: one that raced a write could miss what the write's commit folds in.
+      if (hot.writes === writesBefore) keepLatest(pk, latest, held.newest)
       return { known: true, multi_select: latest === null ? undefined : (latest[2] ?? undefined) }
     },
 
@@ -755,6 +787,7 @@ export function createCoreTier(options: {
     /** Before a user's entries are deleted (forget): no read may mix what is held in memory with what is deleted. */
     forgetting(user: string): void {
       hot.writingPrefix(`${user}\u0000`)
+      for (const k of [...latestKnown.keys()]) if (k.startsWith(`${user}\u0000`)) latestKnown.delete(k)
     },
 
     /**
@@ -768,6 +801,7 @@ export function createCoreTier(options: {
       for (const k of reading.keys()) if (k.startsWith(prefix)) markDropped(k)
       for (const k of [...waitingAt.keys()]) if (k.startsWith(prefix)) waitingAt.delete(k)
       for (const k of [...currentHeads]) if (k.startsWith(prefix)) currentHeads.delete(k)
+      for (const k of [...latestKnown.keys()]) if (k.startsWith(prefix)) latestKnown.delete(k)
       hot.writtenPrefix(prefix)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },

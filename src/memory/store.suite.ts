@@ -67,6 +67,39 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.latestMultiSelectAt('bob', 'tier', new Date(moments[0] as string))).toBeUndefined()
     })
 
+    it("keeps telling the user's latest own choice at a point in core through the writes after it, as archival tells it", async () => {
+      store = await open()
+      const s = store
+      await s.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-01T00:00:00.000Z' })], [])
+      await s.readPoint('alice', 'tier', new Date('2026-07-01T00:00:00.000Z'), () => null)
+      const now = new Date('2026-07-09T00:00:00.000Z')
+      const asked = () => s.latestMultiSelectAt('alice', 'tier', now)
+      expect(await asked()).toBe(true)
+      // Each write after it, a read between: an older choice, the service's own answer, then a newer choice; and at one instant, the later recorded.
+      const writes: Array<[ReturnType<typeof observation>, boolean]> = [
+        [observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-06-30T00:00:00.000Z' }), true],
+        [observation({ chosen: ['Lint'], multi_select: false, source: 'auto-resolved', timestamp: '2026-07-02T00:00:00.000Z' }), true],
+        [observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-03T00:00:00.000Z' }), false],
+        [observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-03T00:00:00.000Z' }), true],
+      ]
+      for (const [o, flag] of writes) {
+        await s.addObservations([o], [])
+        expect(await asked(), o.id).toBe(flag)
+        // As of a moment before the newest: archival up to it.
+        expect(await s.latestMultiSelectAt('alice', 'tier', new Date('2026-07-01T12:00:00.000Z'))).toBe(true)
+      }
+      // Enough to fold the waiting ones into the cells: the same.
+      for (let i = 0; i < 40; i++) await s.addObservations([observation({ chosen: ['Lint'], multi_select: false, source: 'auto-resolved', timestamp: '2026-07-04T00:00:00.000Z' })], [])
+      expect(await asked()).toBe(true)
+      // After the decay scan (which demotes what is over capacity, rebuilds what was built otherwise): the same.
+      await s.maintainCore(new Date('2027-07-01T00:00:00.000Z'))
+      expect(await asked()).toBe(true)
+      await s.addObservations([observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-05T00:00:00.000Z' })], [])
+      expect(await asked()).toBe(false)
+      await s.forgetUser('alice')
+      expect(await asked()).toBeUndefined()
+    })
+
     it('does not let a point name that prefixes another leak into it', async () => {
       store = await open()
       await store.addObservations([observation({ chosen: ['Tier M'], point: 'tier' }), observation({ chosen: ['Tier M'], point: 'tier-x' })], [])
