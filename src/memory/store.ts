@@ -58,8 +58,9 @@ export interface MemoryStore {
   /**
    * Whether the user's latest own choice at a point up to `asOf` was asked as multi-select
    * (undefined when it does not say, or there is none): from core when the point is there and holds
-   * nothing newer, reading nothing from recall or archival (R-MEM-1); else `latestChoiceAt`'s,
-   * looked for past any number of the service's own answers, as core knows it.
+   * nothing newer, reading nothing from recall or archival (R-MEM-1), nor, once core has read it,
+   * anything after the writes there since; else `latestChoiceAt`'s, looked for past any number of
+   * the service's own answers, as core knows it.
    */
   latestMultiSelectAt(user: string, point: string, asOf: Date): Promise<boolean | undefined>
   /** Every observation of a user, by point then time. */
