@@ -50,6 +50,22 @@ const METHOD_QUESTION = {
 }
 
 describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
+  it('records one label answering a question that leaves multiSelect out as the point reads it: multi-select where the latest choice there was (R-REC-8)', async () => {
+    const { call, store } = await createTestApp()
+    const question = 'Which checks should run before the PR?'
+    const checks = { question, header: 'Checks', all_options: ['Lint, format', 'Unit tests', 'E2E tests'], project: FIXTURE_PROJECT }
+    await call('POST', '/v1/observations', Array.from({ length: 10 }, (_, i) => ({ ...checks, user_choice: ['Lint, format', 'Unit tests'], decision_id: `set-${i}` })))
+    const post = claudeCodeFixture('post-tool-use-multi')
+    for (const part of [post.tool_input, post.tool_response]) {
+      for (const q of part.questions) if (q.question === question) delete q.multiSelect
+      if (part.answers !== undefined) part.answers[question] = 'Unit tests'
+    }
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    // Read single-select, the one label was the point's latest choice, and made it single-select: its sets read as shares of one choice.
+    expect((await observationsOf(store)).find((o) => o.question === question && o.decision_id?.startsWith('set-') !== true)).toMatchObject({ chosen: ['Unit tests'], multi_select: true })
+    expect((await call('POST', '/v1/recommendations', checks)).body).toMatchObject({ multi_select: true, recommended: ['Lint, format', 'Unit tests'] })
+  })
+
   it('the multi-question fixture gives two observations, the multi-select one split by known labels', async () => {
     const { call, store } = await createTestApp()
     const { status, body } = await call('POST', HOOK, claudeCodeFixture('post-tool-use-multi'))

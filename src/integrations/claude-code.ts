@@ -331,7 +331,8 @@ function observationOf(
     header: question.header,
     user_choice: answer,
     all_options: question.options,
-    // Left out by the question, it is what the policy says of the point (else single-select); but
+    // Left out by the question, it is what the policy says of the point (else, for one label, as the
+    // user's latest choice there was asked, as a plan reads the question; else single-select); but
     // several labels answered it, which the question took (choiceOf): said, so that a point the
     // policy makes single-select does not refuse them, and the call's other answers with them.
     multi_select: question.multiSelect ?? (Array.isArray(answer) && answer.length > 1 ? true : undefined),
