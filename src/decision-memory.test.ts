@@ -17,4 +17,22 @@ describe('createDecisionMemory', () => {
     for await (const o of store.observationsOf('default')) stored.push(o.decision_id)
     expect(stored).toEqual(sent.map((o) => o.decision_id))
   })
+  it('reads a string choice sent beside a set at its point after the set is stored, by one memory or one each (R-REC-8)', async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const clock = fixedClock('2026-07-01T10:00:00.000Z')
+    const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'], user: 'default', source: 'user' as const }
+    for (const shared of [true, false]) {
+      const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+      const memory = createDecisionMemory({ store, policy, clock })
+      const memoryOf = () => (shared ? memory : createDecisionMemory({ store, policy, clock }))
+      // Sent at once, the set first: the string, made later, read no choice before it, and left the point single-select.
+      await Promise.all([memoryOf().observe([{ ...checks, user_choice: ['Lint', 'Unit tests'], decision_id: 'set' }]), memoryOf().observe([{ ...checks, user_choice: 'Unit tests', decision_id: 'one' }])])
+      const stored = []
+      for await (const o of store.observationsOf('default')) stored.push(o)
+      expect(stored.map((o) => [o.decision_id, o.chosen, o.multi_select]), `shared ${shared}`).toEqual([
+        ['set', ['Lint', 'Unit tests'], true],
+        ['one', ['Unit tests'], true],
+      ])
+    }
+  })
 })

@@ -126,6 +126,12 @@ const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(r
  */
 const observationIds = createObservationIds()
 
+/**
+ * The observe calls under way on each store, by user and point (afterWritesAt): on the store, not
+ * on a memory, since the MCP server without a service makes a memory for each call.
+ */
+const observing = new WeakMap<MemoryStore, Map<string, Set<Promise<void>>>>()
+
 export function createDecisionMemory(deps: {
   store: MemoryStore
   policy: CompiledPolicy
@@ -332,13 +338,44 @@ export function createDecisionMemory(deps: {
     return { multiSelect: Array.isArray(input.user_choice), by: 'choice' }
   }
 
-  /** An observation's options, the point they and its question key to, and who says its kind there but its history (capturedMultiSelect). */
-  type Keyed = { options: string[]; point: string; by?: 'request' | 'policy' | 'choice' }
+  /** An observation's options, the point they and its question key to, and its kind there but by its history (capturedMultiSelect). */
+  type Keyed = { options: string[]; point: string; multiSelect?: boolean; by?: 'request' | 'policy' | 'choice' }
+  /** A user's point in a batch, and its observations there (keyedOf). */
+  type PointOfUser = { user: string; point: string; reads: Array<{ i: number; at: number; own: boolean; asks: boolean; said: boolean }> }
 
   /** An observation's options and the point they and its question key to; a refused field named at `path`. */
   function pointOf(input: ObservationInput, path: string): Keyed {
     const options = offeredOptions(input.all_options, `${path}all_options`).map((o) => o.option)
     return { options, point: decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy) }
+  }
+
+  /**
+   * Each observation's options, the point they key to, and its kind there as it or the policy says
+   * (else as its choice is, `by: 'choice'`), by index, with them grouped by user and point: keyed
+   * once for observe's loop, the read of the history and the writes under way. An observation
+   * refused for its fields is left out, to the refusal in observe's loop, in its order.
+   */
+  function keyedOf(inputs: readonly ObservationInput[], now: Date): { keyed: Array<Keyed | undefined>; groups: Map<string, PointOfUser> } {
+    const keyed: Array<Keyed | undefined> = inputs.map(() => undefined)
+    const groups = new Map<string, PointOfUser>()
+    inputs.forEach((input, i) => {
+      try {
+        const at = notAhead(checkTimestamp(input.timestamp, now, 'timestamp') ?? now, now).getTime()
+        const options = offeredOptions(input.all_options).map((o) => o.option)
+        const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
+        const { multiSelect, by } = capturedMultiSelect(input, point)
+        // Not from history: none is read here.
+        if (by === 'history') return
+        keyed[i] = { options, point, multiSelect, by }
+        const k = `${input.user}\u0000${point}`
+        const group = groups.get(k) ?? { user: input.user, point, reads: [] }
+        groups.set(k, group)
+        group.reads.push({ i, at, own: input.source !== 'auto-resolved', asks: by === 'choice' && typeof input.user_choice === 'string', said: multiSelect })
+      } catch {
+        // Refused in observe's loop, with its place.
+      }
+    })
+    return { keyed, groups }
   }
 
   /**
@@ -348,36 +385,10 @@ export function createDecisionMemory(deps: {
    * in time order, whatever their order in it, as they would posted one at a time: read in the
    * batch's order, `Unit tests` at 9:00 sent before {Lint, Unit tests} at 8:00 was single-select, the
    * point's latest choice. As of its moment, as a recommendation then read the point: an answer
-   * given before the point was multi-select is read as it was asked then. An observation refused for
-   * its fields is left to the refusal, in its order. With the options and point each was keyed to,
-   * for observe to key it once: a batch with no such string keys none here and reads nothing.
+   * given before the point was multi-select is read as it was asked then.
    */
-  async function latestFlagsOf(
-    inputs: readonly ObservationInput[],
-    now: Date,
-  ): Promise<{ flags: Array<boolean | undefined>; keyed: Array<Keyed | undefined> }> {
+  async function latestFlagsOf(inputs: readonly ObservationInput[], groups: ReadonlyMap<string, PointOfUser>, now: Date): Promise<Array<boolean | undefined>> {
     const flags: Array<boolean | undefined> = inputs.map(() => undefined)
-    const keyed: Array<Keyed | undefined> = inputs.map(() => undefined)
-    const mayAsk = (input: ObservationInput) => typeof input.user_choice === 'string' && input.multi_select === undefined && input.multiSelect === undefined
-    if (!inputs.some(mayAsk)) return { flags, keyed }
-    type Read = { i: number; at: number; own: boolean; asks: boolean; said: boolean }
-    const groups = new Map<string, { user: string; point: string; reads: Read[] }>()
-    inputs.forEach((input, i) => {
-      try {
-        const at = notAhead(checkTimestamp(input.timestamp, now, 'timestamp') ?? now, now).getTime()
-        const options = offeredOptions(input.all_options).map((o) => o.option)
-        const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
-        const { multiSelect, by } = capturedMultiSelect(input, point)
-        // Not from history: none is read here.
-        keyed[i] = { options, point, by: by === 'history' ? undefined : by }
-        const k = `${input.user}\u0000${point}`
-        const group = groups.get(k) ?? { user: input.user, point, reads: [] }
-        groups.set(k, group)
-        group.reads.push({ i, at, own: input.source !== 'auto-resolved', asks: by === 'choice' && typeof input.user_choice === 'string', said: multiSelect })
-      } catch {
-        // Refused in observe's loop, with its place.
-      }
-    })
     const stored = async (user: string, point: string, at: number) => (at === now.getTime() ? latestFlagAt(user, point, now, false) : latestFlagAt(user, point, new Date(at), true))
     await Promise.all(
       [...groups.values()].map(async ({ user, point, reads }) => {
@@ -409,7 +420,33 @@ export function createDecisionMemory(deps: {
         }
       }),
     )
-    return { flags, keyed }
+    return flags
+  }
+
+  /**
+   * Runs `write` once the observations under way at the points of `groups` where a string choice
+   * reads the history are stored, and registers it for those sent after it: read before they
+   * landed, {Lint, Unit tests} posted alongside `Unit tests`, the later, left it single-select, the
+   * point's latest choice. Only a batch that reads waits, and only for writes at its points.
+   */
+  async function afterWritesAt<T>(groups: ReadonlyMap<string, PointOfUser>, write: () => Promise<T>): Promise<T> {
+    let underWay = observing.get(store)
+    if (underWay === undefined) observing.set(store, (underWay = new Map()))
+    const reading = [...groups].filter(([, g]) => g.reads.some((r) => r.asks)).flatMap(([k]) => [...(underWay.get(k) ?? [])])
+    let finish = () => {}
+    const finished = new Promise<void>((resolve) => (finish = resolve))
+    for (const k of groups.keys()) underWay.set(k, (underWay.get(k) ?? new Set()).add(finished))
+    try {
+      await Promise.all(reading)
+      return await write()
+    } finally {
+      finish()
+      for (const k of groups.keys()) {
+        const set = underWay.get(k)
+        set?.delete(finished)
+        if (set?.size === 0) underWay.delete(k)
+      }
+    }
   }
 
   /** Why the free text a choice is stored with as `other` is refused, as a `user_choice` is (LabelSchema's words), else undefined. */
@@ -417,6 +454,101 @@ export function createDecisionMemory(deps: {
     if (other === null) return undefined
     const parsed = LabelSchema.safeParse(other)
     return parsed.success ? undefined : parsed.error.issues[0]?.message
+  }
+
+  /** Stores the observations keyed (keyedOf), the history read first where a string asks it: observe's work, once the writes it waits for are done. */
+  async function storeObservations(
+    inputs: readonly ObservationInput[],
+    keyedAll: ReadonlyArray<Keyed | undefined>,
+    groups: ReadonlyMap<string, PointOfUser>,
+    now: Date,
+    indexed: boolean,
+  ): Promise<ObserveResult> {
+    const observations: Observation[] = []
+    const sessions = new Map<string, SessionRecord>()
+    // The user's latest own choice at each point by each one's moment, the batch's own counted.
+    const flags = await latestFlagsOf(inputs, groups, now)
+    inputs.forEach((input, i) => {
+      const path = inputs.length === 1 && !indexed ? '' : `${i}.`
+      const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
+      const keyed = keyedAll[i] ?? pointOf(input, path)
+      const { options, point } = keyed
+      // As keyedOf found it (the policy's rule, pointRule, not looked up again); by the history where neither says.
+      const { multiSelect, by } =
+        keyed.by === undefined || keyed.multiSelect === undefined
+          ? capturedMultiSelect(input, point, path, flags[i])
+          : keyed.by === 'choice'
+            ? chosenMultiSelect(input, flags[i])
+            : { multiSelect: keyed.multiSelect, by: keyed.by }
+      const choice = resolveChoice(input.user_choice, options, multiSelect)
+      // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
+      // choice of nothing, lowering every option's selection rate.
+      if (choice.chosen.length === 0 && choice.other === null) {
+        throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
+          issues: [{ path: `${path}user_choice`, message: 'names no option and no text (only commas)' }],
+        })
+      }
+      // Two answers at a single-select question, whatever they are: two options, or an option and
+      // text (`["Tier S", "something else"]`), or two texts, which were stored joined as one
+      // `other` the user never typed. The hook reads such an answer as no choice. Single-select
+      // by the policy, an array of several was stored as a multi-select answer, where a check of
+      // the same choice there is refused: told as the check tells it.
+      if (!multiSelect && answerCount(input.user_choice, options) > 1) {
+        const message =
+          by === 'policy' && Array.isArray(input.user_choice)
+            ? singleSelectByPolicy(point, onceEach(input.user_choice, options))
+            : 'give one label, or set multi_select'
+        throw new InputError('multiple_choices', 'a single-select question has one choice', {
+          issues: [{ path: `${path}user_choice`, message }],
+        })
+      }
+      // Each text of an array is within the label limit, but several are stored joined, as one
+      // `other`, which the re-send of an export sends back as one label: refused there, the
+      // answer could not be sent back, and the hook skips such an answer (refusedText).
+      const refusedOther = Array.isArray(input.user_choice) ? otherRefused(choice.other) : undefined
+      if (refusedOther !== undefined) {
+        throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
+          issues: [{ path: `${path}user_choice`, message: `its texts naming no option are stored as one, joined with ", ": ${refusedOther}` }],
+        })
+      }
+      const timestamp = at.toISOString()
+      observations.push({
+        id: newId(now),
+        user: input.user,
+        project: input.project ?? null,
+        session_id: input.session_id ?? null,
+        point,
+        decision_id: input.decision_id ?? null,
+        timestamp,
+        recorded_at: now.toISOString(),
+        question: input.question,
+        header: input.header ?? null,
+        options,
+        chosen: choice.chosen,
+        other: choice.other,
+        multi_select: multiSelect,
+        context: { ...(input.context ?? {}) },
+        source: input.source,
+      })
+      if (input.session_id !== undefined) {
+        const k = `${input.user}\u0000${input.session_id}`
+        const known = sessions.get(k)
+        if (known === undefined || timestamp < known.started_at) {
+          sessions.set(k, {
+            session_id: input.session_id,
+            user: input.user,
+            project: input.project ?? null,
+            started_at: timestamp,
+            personalization: true,
+          })
+        }
+      }
+    })
+    const result = await store.addObservations(observations, [...sessions.values()])
+    return {
+      stored: result.stored.map((o) => ({ id: o.id, point: o.point, decision_id: o.decision_id })),
+      duplicates: result.duplicates,
+    }
   }
 
   const memory: DecisionMemory = {
@@ -444,86 +576,8 @@ export function createDecisionMemory(deps: {
 
     async observe(inputs, { indexed = false } = {}) {
       const now = clock.now()
-      const observations: Observation[] = []
-      const sessions = new Map<string, SessionRecord>()
-      // The user's latest own choice at each point by each one's moment, the batch's own counted.
-      const latestOwn = await latestFlagsOf(inputs, now)
-      inputs.forEach((input, i) => {
-        const path = inputs.length === 1 && !indexed ? '' : `${i}.`
-        const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
-        const keyed = latestOwn.keyed[i] ?? pointOf(input, path)
-        const { options, point } = keyed
-        // Neither the request nor the policy says, as latestFlagsOf found: the policy's rule (pointRule) not looked up again.
-        const { multiSelect, by } = keyed.by === 'choice' ? chosenMultiSelect(input, latestOwn.flags[i]) : capturedMultiSelect(input, point, path, latestOwn.flags[i])
-        const choice = resolveChoice(input.user_choice, options, multiSelect)
-        // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
-        // choice of nothing, lowering every option's selection rate.
-        if (choice.chosen.length === 0 && choice.other === null) {
-          throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
-            issues: [{ path: `${path}user_choice`, message: 'names no option and no text (only commas)' }],
-          })
-        }
-        // Two answers at a single-select question, whatever they are: two options, or an option and
-        // text (`["Tier S", "something else"]`), or two texts, which were stored joined as one
-        // `other` the user never typed. The hook reads such an answer as no choice. Single-select
-        // by the policy, an array of several was stored as a multi-select answer, where a check of
-        // the same choice there is refused: told as the check tells it.
-        if (!multiSelect && answerCount(input.user_choice, options) > 1) {
-          const message =
-            by === 'policy' && Array.isArray(input.user_choice)
-              ? singleSelectByPolicy(point, onceEach(input.user_choice, options))
-              : 'give one label, or set multi_select'
-          throw new InputError('multiple_choices', 'a single-select question has one choice', {
-            issues: [{ path: `${path}user_choice`, message }],
-          })
-        }
-        // Each text of an array is within the label limit, but several are stored joined, as one
-        // `other`, which the re-send of an export sends back as one label: refused there, the
-        // answer could not be sent back, and the hook skips such an answer (refusedText).
-        const refusedOther = Array.isArray(input.user_choice) ? otherRefused(choice.other) : undefined
-        if (refusedOther !== undefined) {
-          throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
-            issues: [{ path: `${path}user_choice`, message: `its texts naming no option are stored as one, joined with ", ": ${refusedOther}` }],
-          })
-        }
-        const timestamp = at.toISOString()
-        observations.push({
-          id: newId(now),
-          user: input.user,
-          project: input.project ?? null,
-          session_id: input.session_id ?? null,
-          point,
-          decision_id: input.decision_id ?? null,
-          timestamp,
-          recorded_at: now.toISOString(),
-          question: input.question,
-          header: input.header ?? null,
-          options,
-          chosen: choice.chosen,
-          other: choice.other,
-          multi_select: multiSelect,
-          context: { ...(input.context ?? {}) },
-          source: input.source,
-        })
-        if (input.session_id !== undefined) {
-          const k = `${input.user}\u0000${input.session_id}`
-          const known = sessions.get(k)
-          if (known === undefined || timestamp < known.started_at) {
-            sessions.set(k, {
-              session_id: input.session_id,
-              user: input.user,
-              project: input.project ?? null,
-              started_at: timestamp,
-              personalization: true,
-            })
-          }
-        }
-      })
-      const result = await store.addObservations(observations, [...sessions.values()])
-      return {
-        stored: result.stored.map((o) => ({ id: o.id, point: o.point, decision_id: o.decision_id })),
-        duplicates: result.duplicates,
-      }
+      const { keyed, groups } = keyedOf(inputs, now)
+      return afterWritesAt(groups, () => storeObservations(inputs, keyed, groups, now, indexed))
     },
 
     async recommend(request) {
