@@ -19,17 +19,27 @@ if (bundleNotRun() === null) {
     process.env.TSX_DISABLE_CACHE = '1'
   }
   // tsx's esbuild reads the current folder as it loads, and a shell left in a folder removed since
-  // stopped it there with a stack trace, before any command could say so as the bundle's does.
+  // stopped it there with a stack trace. Loaded from this checkout, the folder is then gone again
+  // for the command, as under the bundle: the hook and the guard, which take their folder from the
+  // payload, run as there (a version before this ended them with exit 1, the hook's event lost, a
+  // --fail-closed guard's deny not given), and a command that reads it says so (main.ts).
+  let gone
   try {
     process.cwd()
   } catch (error) {
     if (error.syscall !== 'uv_cwd') throw error
-    process.stderr.write('decision-memory: the folder this runs in is gone (removed since the shell entered it): run it in a folder that exists\n')
-    process.exit(1)
+    gone = error
+    const { fileURLToPath } = await import('node:url')
+    process.chdir(fileURLToPath(new URL('..', import.meta.url)))
   }
   const { register } = await import('tsx/esm/api')
   register()
   ;({ main } = await import('../src/cli/main.ts'))
+  if (gone !== undefined) {
+    process.cwd = () => {
+      throw gone
+    }
+  }
 }
 const code = await main(process.argv.slice(2))
 // -1: the command keeps running (serve, mcp) and exits on its own.

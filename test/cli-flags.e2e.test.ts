@@ -336,6 +336,42 @@ describe('a command run in a folder removed since the shell entered it', () => {
     expect(stderr).toMatch(/^decision-memory( install-hooks)?: the folder this runs in is gone \(removed since the shell entered it\): run it in a folder that exists\n$/)
     expect(code).toBe(1)
   })
+
+  it('runs the hook and the guard from the sources as from the bundle: the hook exits 0 with its event spooled, the guard --fail-closed denies', async () => {
+    const { spawn } = await import('node:child_process')
+    const { copyFileSync, mkdirSync, readFileSync: read, symlinkSync } = await import('node:fs')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const { claudeCodeFixture } = await import('./support/fixtures')
+    // A checkout with no bundle (a git pull without npm ci): bin/ copied, as node takes a linked
+    // main as the file it links to, whose checkout may have its bundle.
+    const checkout = tempDir('dm-gone-sources-')
+    mkdirSync(join(checkout, 'bin'))
+    for (const file of ['decision-memory.js', 'bundle.js']) copyFileSync(join(BIN, '..', file), join(checkout, 'bin', file))
+    copyFileSync(join(BIN, '..', '..', 'package.json'), join(checkout, 'package.json'))
+    for (const folder of ['src', 'node_modules', 'policies']) symlinkSync(join(BIN, '..', '..', folder), join(checkout, folder))
+    const parent = tempDir('dm-gone-')
+    const spool = join(parent, 'spool.ndjson')
+    const down = `http://127.0.0.1:${await closedPort()}`
+    const inGoneFolder = async (args: string[], payload: unknown) => {
+      const child = spawn('sh', ['-c', 'mkdir gone && cd gone && rmdir "$PWD" && exec "$0" "$@"', process.execPath, join(checkout, 'bin', 'decision-memory.js'), ...args], {
+        cwd: parent,
+        env: cleanEnv({ HOME: parent, DECISION_MEMORY_URL: down, DECISION_MEMORY_SPOOL: spool }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      child.stdin.end(JSON.stringify(payload))
+      let stdout = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.resume()
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      return { code, stdout }
+    }
+    const hook = await inGoneFolder(['hook'], claudeCodeFixture('post-tool-use-single'))
+    expect(hook).toEqual({ code: 0, stdout: '' })
+    expect(read(spool, 'utf8')).toContain('"PostToolUse"')
+    const guard = await inGoneFolder(['guard', '--fail-closed'], claudeCodeFixture('pre-tool-use-bash'))
+    expect(guard.code).toBe(0)
+    expect(JSON.parse(guard.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+  }, SPAWNS_MANY)
 })
 
 describe('export --out -', () => {
