@@ -55,6 +55,13 @@ describe('decision-memory main', () => {
       [['--port', '0', 'serve'], 'decision-memory: unknown command "--port": a flag goes after its command, decision-memory serve --port …'],
       [['--data=x', 'preferences'], 'decision-memory: unknown command "--data=x": a flag goes after its command, decision-memory <command> --data …'],
       [['-v'], 'decision-memory: unknown command "-v": a flag goes after its command, decision-memory <command> [flags]'],
+      // The flags decision-memory takes before any command: a slip of one is no flag of a command.
+      [['--verison'], 'decision-memory: unknown command "--verison": did you mean --version?'],
+      [['--hlep'], 'decision-memory: unknown command "--hlep": did you mean --help?'],
+      [['--Help'], 'decision-memory: unknown command "--Help": did you mean --help?'],
+      // `--` and `-` are no flags: nothing said of where a flag goes.
+      [['--', 'serve'], 'decision-memory: unknown command "--"'],
+      [['-'], 'decision-memory: unknown command "-"'],
     ] as const) {
       const { code, stderr } = await run([...argv])
       expect(code, argv.join(' ')).toBe(1)
@@ -68,6 +75,9 @@ describe('decision-memory main', () => {
       [['why', '--pont', 'complexity-tier'], "decision-memory why: Unknown option '--pont': did you mean --point?"],
       [['import-adr', '--dryrun', 'docs/adr'], "decision-memory import-adr: Unknown option '--dryrun': did you mean --dry-run?"],
       [['preferences', '--bogus'], "decision-memory preferences: Unknown option '--bogus'"],
+      [['preferences', '--User', 'alice'], "decision-memory preferences: Unknown option '--User': did you mean --user?"],
+      [['preferences', '--hlep'], "decision-memory preferences: Unknown option '--hlep': did you mean --help?"],
+      [['preferences', '--On'], "decision-memory preferences: Unknown option '--On'"],
     ] as const) {
       const { code, stderr } = await run([...argv])
       expect(code, argv.join(' ')).toBe(2)

@@ -160,10 +160,13 @@ function listed(names: string[], conjunction: 'and' | 'or'): string {
  * taking positionals ran on about giving `--pont` after `--`. Undefined when none is that near.
  */
 export function flagSlip(help: string, message: string): string | undefined {
-  const flag = /^Unknown option '(--[a-z][a-z-]*)'/.exec(message)?.[1]
+  // Upper case too (`--User`): nearestNames reads a slip of case first.
+  const flag = /^Unknown option '(--[A-Za-z][A-Za-z-]*)'/.exec(message)?.[1]
   if (flag === undefined) return undefined
-  const own = [...new Set(usageLines(help).join(' ').match(/--[a-z][a-z-]*/g) ?? [])]
-  const near = nearestNames(flag, own)
+  // --help, which every command takes (asksHelp), is in no usage line.
+  const own = [...new Set([...(usageLines(help).join(' ').match(/--[a-z][a-z-]*/g) ?? []), '--help'])]
+  // Of one with a capital, only its own in lower case: `--On` is toggle's --on, no slip of --json.
+  const near = flag === flag.toLowerCase() ? nearestNames(flag, own) : own.filter((name) => name === flag.toLowerCase())
   return near.length === 0 ? undefined : `Unknown option '${flag}': did you mean ${listed(near, 'or')}?`
 }
 
@@ -174,9 +177,15 @@ export function flagSlip(help: string, message: string): string | undefined {
  * is nothing to add.
  */
 async function commandHint(typed: string): Promise<string> {
+  // `--` and `-` are no flags: nothing to say of where one goes.
+  if (/^--?$/.test(typed)) return ''
   if (typed.startsWith('-')) {
     const flag = typed.replace(/=.*$/s, '')
     const owners = /^--[a-z][a-z-]*$/.test(flag) ? await commandsTaking(flag) : []
+    // A slip of a flag decision-memory takes itself, before any command (`--verison`), is no flag
+    // of a command to move after one.
+    const own = owners.length === 0 ? nearestNames(flag, ['--help', '--version']) : []
+    if (own.length > 0) return `: did you mean ${listed(own, 'or')}?`
     if (owners.length === 0) return ': a flag goes after its command, decision-memory <command> [flags]'
     return `: a flag goes after its command, decision-memory ${owners.length === 1 ? owners[0] : '<command>'} ${flag} …`
   }
