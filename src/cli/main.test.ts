@@ -87,7 +87,7 @@ describe('decision-memory main', () => {
 
   it('lists in its help every variable of the environment the sources read, each under Environment', async () => {
     const sources = readdirSync(join(__dirname, '..'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    const read = new Set(sources.flatMap((file) => [...readFileSync(join(__dirname, '..', file), 'utf8').matchAll(/envValue\('(DECISION_MEMORY_[A-Z_]+)'/g)].map((m) => m[1])))
+    const read = new Set(sources.flatMap((file) => [...readFileSync(join(__dirname, '..', file), 'utf8').matchAll(/(?:envValue\(|env\.|env\[)['"`]?(DECISION_MEMORY_[A-Z_]+)/g)].map((m) => m[1])))
     expect(read.size).toBeGreaterThan(0)
     const { stdout } = await run(['help'])
     const environment = stdout.slice(stdout.indexOf('\nEnvironment'), stdout.indexOf('\ndecision-memory serve'))

@@ -101,7 +101,8 @@ Environment (a variable set empty is unset):
   DECISION_MEMORY_DATA       serve's store (default ./data), and the one a command opens when no
                              service runs and no --data is given
   DECISION_MEMORY_USER       whose choices: the default --user of hook, toggle, why, preferences
-                             and the MCP tools (default "default")
+                             and the MCP tools (default "default"; toggle's, the one user who
+                             has the session)
   DECISION_MEMORY_TOKEN      the bearer token sent to a service run with --auth
   DECISION_MEMORY_AUTH       serve's tokens file (--auth)
   DECISION_MEMORY_SPOOL      the hook's spool (default ~/.decision-memory/spool.ndjson)
