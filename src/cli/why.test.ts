@@ -622,6 +622,11 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     writeFileSync(join(repo, 'build scripts', 'ship.sh'), 'exit 0\n')
     const spaced = await captured(() => whyCommand([join(repo, 'build scripts', 'ship.sh'), '--data', store]))
     expect(spaced.stderr).toContain("why --point POINT --path 'build scripts/ship.sh' explains a point there)")
+    // A leading ~ quoted too: a shell reads `~root/x.sh` bare as a file in root's home.
+    mkdirSync(join(repo, '~root'))
+    writeFileSync(join(repo, '~root', 'x.sh'), 'exit 0\n')
+    const tilde = await captured(() => whyCommand([join(repo, '~root', 'x.sh'), '--data', store]))
+    expect(tilde.stderr).toContain("why --point POINT --path '~root/x.sh' explains a point there)")
   })
 
   it('prints, for a file of the code, a decision whose stored glob scope would hold it but for the glob, with its warning', async () => {

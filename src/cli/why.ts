@@ -392,7 +392,6 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   // A point nothing is known of is most often one mistyped or guessed (`--point tier`): where to
   // find the points there are, the keys `--point` takes.
-  const shellWord = (word: string) => (/^[\w.@/~:+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)
   const pointsHint = (code: string) =>
     code === 'point_not_found'
       ? `; \`decision-memory preferences --user ${shellWord(user)}${values.data === undefined ? '' : ` --data ${shellWord(values.data)}`}\` lists the points learned about ${user}`
