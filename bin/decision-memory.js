@@ -19,27 +19,26 @@ if (bundleNotRun() === null) {
     process.env.TSX_DISABLE_CACHE = '1'
   }
   // tsx's esbuild reads the current folder as it loads, and a shell left in a folder removed since
-  // stopped it there with a stack trace. Loaded from this checkout, the folder is then gone again
-  // for the command, as under the bundle: the hook and the guard, which take their folder from the
-  // payload, run as there (a version before this ended them with exit 1, the hook's event lost, a
-  // --fail-closed guard's deny not given), and a command that reads it says so (main.ts).
-  let gone
+  // stopped it there with a stack trace. The hook and the guard take their folder from the payload:
+  // loaded from this checkout, they run as under the bundle (a version before this ended them with
+  // exit 1, the hook's event lost, a --fail-closed guard's deny not given). Another command says the
+  // folder is gone, as main.ts does under the bundle where it reads it: tsx's source maps read the
+  // folder again as each package loads, so the command cannot be run without one.
   try {
     process.cwd()
   } catch (error) {
     if (error.syscall !== 'uv_cwd') throw error
-    gone = error
+    const name = process.argv[2]
+    if (name !== 'hook' && name !== 'guard') {
+      process.stderr.write('decision-memory: the folder this runs in is gone (removed since the shell entered it): run it in a folder that exists\n')
+      process.exit(1)
+    }
     const { fileURLToPath } = await import('node:url')
     process.chdir(fileURLToPath(new URL('..', import.meta.url)))
   }
   const { register } = await import('tsx/esm/api')
   register()
   ;({ main } = await import('../src/cli/main.ts'))
-  if (gone !== undefined) {
-    process.cwd = () => {
-      throw gone
-    }
-  }
 }
 const code = await main(process.argv.slice(2))
 // -1: the command keeps running (serve, mcp) and exits on its own.
