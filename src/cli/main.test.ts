@@ -59,6 +59,9 @@ describe('decision-memory main', () => {
       [['--verison'], 'decision-memory: unknown command "--verison": did you mean --version?'],
       [['--hlep'], 'decision-memory: unknown command "--hlep": did you mean --help?'],
       [['--Help'], 'decision-memory: unknown command "--Help": did you mean --help?'],
+      // A command's name given as a flag, which no command takes: the command.
+      [['--serve', '--port', '0'], 'decision-memory: unknown command "--serve": did you mean serve?'],
+      [['--prefrences'], 'decision-memory: unknown command "--prefrences": did you mean preferences?'],
       // `--` and `-` are no flags: nothing said of where a flag goes.
       [['--', 'serve'], 'decision-memory: unknown command "--"'],
       [['-'], 'decision-memory: unknown command "-"'],

@@ -187,6 +187,9 @@ async function commandHint(typed: string): Promise<string> {
     // of a command to move after one.
     const own = owners.length === 0 ? nearestNames(flag, ['--help', '--version']) : []
     if (own.length > 0) return `: did you mean ${listed(own, 'or')}?`
+    // Nor is a command's name given as one that no command takes (`--serve`): that command.
+    const named = owners.length === 0 && flag.startsWith('--') ? nearestNames(flag.slice(2), Object.keys(COMMANDS)) : []
+    if (named.length > 0) return `: did you mean ${listed(named, 'or')}?`
     if (owners.length === 0) return ': a flag goes after its command, decision-memory <command> [flags]'
     return `: a flag goes after its command, decision-memory ${owners.length === 1 ? owners[0] : '<command>'} ${flag} …`
   }
