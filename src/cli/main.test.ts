@@ -54,7 +54,7 @@ describe('decision-memory main', () => {
     for (const [argv, said] of [
       [['--port', '0', 'serve'], 'decision-memory: unknown command "--port": a flag goes after its command, decision-memory serve --port …'],
       [['--data=x', 'preferences'], 'decision-memory: unknown command "--data=x": a flag goes after its command, decision-memory <command> --data …'],
-      [['-v'], 'decision-memory: unknown command "-v": a flag goes after its command, decision-memory <command> [flags]'],
+      [['-x'], 'decision-memory: unknown command "-x": a flag goes after its command, decision-memory <command> [flags]'],
       // The flags decision-memory takes before any command: a slip of one is no flag of a command.
       [['--verison'], 'decision-memory: unknown command "--verison": did you mean --version?'],
       [['--hlep'], 'decision-memory: unknown command "--hlep": did you mean --help?'],
@@ -208,6 +208,13 @@ describe('decision-memory main', () => {
     }
     expect((await run(['version'])).code).toBe(0)
     expect((await run(['version', '--help'])).stdout).toContain('decision-memory version')
+  })
+
+  it('prints the version for -v and -V as for version and --version, as node and npm do', async () => {
+    const { stdout: version } = await run(['version'])
+    expect(version).toMatch(/^\d+\.\d+\.\d+/)
+    for (const flag of ['-v', '-V', '--version']) expect(await run([flag]), flag).toMatchObject({ code: 0, stdout: version, stderr: '' })
+    expect((await run(['-v', '--bogus'])).code).toBe(2)
   })
 
   it('says a flag help and version do not take as the other commands say theirs, and a negative number given to a flag by the flag\'s own check', async () => {

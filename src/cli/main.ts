@@ -86,7 +86,7 @@ Commands:
   forget         delete everything held about a user
   decay-scan     take expired observations out of recall and keep core within its size
   help           this text; \`decision-memory help <command>\` for one command
-  version        print the version
+  version        print the version (also --version, -v)
 
 Which store: a command given --data DIR acts on that store: through the service at
 $DECISION_MEMORY_URL if that service says it holds it, else opened by the command; when another
@@ -309,7 +309,9 @@ export async function main(argv: string[]): Promise<number> {
     else process.stdout.write(HELP + (await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help))).join('\n'))
     return 0
   }
-  if (name === 'version' || name === '--version') {
+  // `-v` and `-V` too, as node and npm take them: read as a flag before a command, they were told
+  // where flags go, with the whole help, to a user who asked for the version.
+  if (name === 'version' || name === '--version' || name === '-v' || name === '-V') {
     if (asksHelp(rest)) {
       process.stdout.write(VERSION_HELP)
       return 0
