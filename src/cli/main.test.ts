@@ -50,6 +50,20 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('follows an unknown command with the commands, short enough that the line saying what was wrong stays on a terminal of 24 lines', async () => {
+    for (const argv of [['frobnicate'], ['help', 'frobnicate']]) {
+      const { code, stderr } = await run(argv)
+      expect(code).toBe(1)
+      expect(stderr).toContain('\nCommands:\n  serve ')
+      expect(stderr).not.toContain('DECISION_MEMORY_LOG_LEVEL')
+      expect(stderr.trimEnd().endsWith('`decision-memory help` also says which store a command acts on and the environment it reads.')).toBe(true)
+      expect(stderr.trimEnd().split('\n').length).toBeLessThanOrEqual(24)
+    }
+    // The whole help, asked for, still has them.
+    expect((await run(['help'])).stdout).toContain('DECISION_MEMORY_LOG_LEVEL')
+    expect((await run([])).stderr).toContain('DECISION_MEMORY_LOG_LEVEL')
+  })
+
   it('says a flag given before the command goes after it, naming the command when one alone takes it', async () => {
     for (const [argv, said] of [
       [['--port', '0', 'serve'], 'decision-memory: unknown command "--port": a flag goes after its command, decision-memory serve --port …'],

@@ -110,6 +110,14 @@ Environment (a variable set empty is unset):
 
 `
 
+/**
+ * The help after an unknown command: its usage and commands, not the store and the environment.
+ * The whole help (41 lines) scrolled the line saying what was wrong off a terminal of 24.
+ */
+const COMMANDS_HELP = `${HELP.slice(0, HELP.indexOf('\nWhich store:'))}
+\`decision-memory help\` also says which store a command acts on and the environment it reads.
+`
+
 const HELP_HELP = `decision-memory help [COMMAND]
 
   The help of every command, or of COMMAND.
@@ -301,7 +309,7 @@ export async function main(argv: string[]): Promise<number> {
     const own = rest[0] === 'help' ? HELP_HELP : rest[0] === 'version' ? VERSION_HELP : undefined
     if (rest[0] !== undefined && topic === undefined && own === undefined) {
       // As for an unknown command itself: a help that does not exist is no success.
-      process.stderr.write(`${printableLine(`decision-memory: no command "${rest[0]}" to help with${await commandHint(rest[0])}`)}\n\n${HELP}`)
+      process.stderr.write(`${printableLine(`decision-memory: no command "${rest[0]}" to help with${await commandHint(rest[0])}`)}\n\n${COMMANDS_HELP}`)
       return 1
     }
     if (own !== undefined) process.stdout.write(own)
@@ -326,7 +334,7 @@ export async function main(argv: string[]): Promise<number> {
   if (load === undefined) {
     // 1, not 2: Claude Code blocks the tool call of a PreToolUse hook that exits 2, so a typo in a
     // hook's command would block every question or Bash command it matches (as git, exit 1).
-    process.stderr.write(`${printableLine(`decision-memory: unknown command "${name}"${await commandHint(name)}`)}\n\n${HELP}`)
+    process.stderr.write(`${printableLine(`decision-memory: unknown command "${name}"${await commandHint(name)}`)}\n\n${COMMANDS_HELP}`)
     return 1
   }
   const command = await load()
