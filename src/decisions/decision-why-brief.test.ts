@@ -61,6 +61,20 @@ describe('briefDecisionWhy: a decision\'s why as the MCP `why` gives it (R-CON-5
     expect(JSON.stringify(route).length).toBeLessThan(WHOLE_WHY_CHARACTERS)
     expect(briefDecisionWhy(route, { commandLine })).toEqual(route)
   })
+
+  it('gives whole a why over the threshold that the brief would not make shorter: one in force that says much, superseding one that said little', async () => {
+    const app = await createTestApp({ now: '2026-12-01T10:00:00.000Z' })
+    const posted = async (path: string, body?: unknown) => expect((await app.call('POST', path, body)).status).toBeLessThan(300)
+    await posted('/v1/decisions', { key: 'S-1', title: 'Short', decision: 'Use SQS.', rationale: 'Cheap.', status: 'accepted', scope: { points: ['queue-backend'] } })
+    // As long as a decision and its rationale may be: the chain is over the threshold by itself.
+    const long = { key: 'S-2', title: 'Long', decision: 'D'.repeat(8000), rationale: 'R'.repeat(8000), supersedes: 'S-1', scope: { points: ['queue-backend'] } }
+    await posted('/v1/decisions', long)
+    await posted('/v1/decisions/S-2/accept')
+    const route = (await app.call('GET', '/v1/decisions/S-2/why')).body as DecisionWhy
+    expect(JSON.stringify(route).length).toBeGreaterThan(WHOLE_WHY_CHARACTERS)
+    // In brief, S-1 would lose a few words and the answer gain a left_out of some 400 characters.
+    expect(briefDecisionWhy(route, { commandLine })).toEqual(route)
+  })
 })
 
 describe('briefFileWhy: a file\'s why as the MCP `why` gives it (R-CON-5)', () => {

@@ -31,17 +31,29 @@ function historySaid(count: number): string {
  * (`commandLine` of the `why` command's arguments) that give it whole as of the same moment.
  */
 export function briefDecisionWhy(body: unknown, options: { commandLine: (args: string[]) => string; limit?: number }): unknown {
-  if (!isDecisionWhy(body) || JSON.stringify(body).length <= (options.limit ?? WHOLE_WHY_CHARACTERS)) return body
+  if (!isDecisionWhy(body)) return body
+  const size = JSON.stringify(body).length
+  if (size <= (options.limit ?? WHOLE_WHY_CHARACTERS)) return body
   const chain = body.chain.map((link) => linkOf(link, link.key === body.key))
   const briefed = chain.filter((link) => 'evidence_count' in link).length
   if (briefed === 0) return body
   const query = new URLSearchParams({ as_of: body.as_of })
   const whole = options.commandLine(['why', body.key, '--as-of', body.as_of, '--json'])
-  return {
+  const brief = {
     ...body,
     chain,
     left_out: `Left out: ${historySaid(briefed)}. The whole answer: GET /v1/decisions/${encodeURIComponent(body.key)}/why?${query}, or ${whole}`,
   }
+  return shorter(brief, size) ?? body
+}
+
+/**
+ * `brief`, when its JSON is shorter than the whole answer's `size`: links that said little, given in
+ * brief, save less than `left_out` takes, and an answer over the threshold because the decision in
+ * force says much was given longer, with less in it.
+ */
+function shorter<T>(brief: T, size: number): T | undefined {
+  return JSON.stringify(brief).length < size ? brief : undefined
 }
 
 /** A file's why, as the MCP `why` tool's `file` answers it (whyOfFile). */
