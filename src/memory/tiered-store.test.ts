@@ -853,6 +853,60 @@ describe('a store written before a tally kept the id of its latest choice (forma
   })
 })
 
+describe('a store of cells of format 7 and 8 together, as one used across the upgrade keeps', () => {
+  /** alice/tier and bob/tier in core, written by this version, then alice's put back as format 7 left it. */
+  async function mixed() {
+    const db = new InstrumentedLevel()
+    const first = await createLevelStore(db as never, { policy: POLICY })
+    const choices = (user: string) => ['S', 'S', 'S', 'L', 'L', 'L'].map((choice) => observation({ at: T0, choice, user }))
+    await first.addObservations([...choices('alice'), ...choices('bob')], [])
+    for (const user of ['alice', 'bob']) await first.readPoint(user, 'tier', new Date(T0), countsIn)
+    await first.close()
+    await db.open()
+    const heads = db.sublevel<string, Record<string, unknown>>('core', { valueEncoding: 'json' })
+    await heads.put('alice\u0000tier', { ...(await heads.get('alice\u0000tier')), format: 7 })
+    const cells = db.sublevel<string, string>('core-cells', { valueEncoding: 'utf8' })
+    const stripped: Array<{ type: 'put'; key: string; value: string }> = []
+    for await (const [key, value] of cells.iterator({ gte: 'alice\u0000', lt: 'alice\u0001' })) stripped.push({ type: 'put', key, value: value.replace(/,"lastId":"[^"]*"/g, '') })
+    await cells.batch(stripped)
+    db.readsIn.clear()
+    return { db, heads, store: await createLevelStore(db as never, { policy: POLICY }) }
+  }
+  const chosenLast = (memory: PointView) => chosenLastOf(memory.cells([cellKey.scope(null)])[0]?.tallies ?? [])
+
+  it('rebuilds in the decay scan the cells of format 7 only, once, and reads all of them from core after', async () => {
+    const { db, heads, store } = await mixed()
+    // Opened without a walk of the cells or a rebuild: the scan, or a point's first use, rebuilds it.
+    expect([db.readsIn.get('core-cells'), db.readsIn.get('archival')]).toEqual([undefined, undefined])
+    expect(await store.inCore('alice', 'tier')).toBe(false)
+    expect(await store.inCore('bob', 'tier')).toBe(true)
+    expect(await store.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 1 })
+    expect((await heads.get('alice\u0000tier'))?.format).toBe((await heads.get('bob\u0000tier'))?.format)
+    expect(await store.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 0 })
+    db.readsIn.clear()
+    for (const user of ['alice', 'bob']) expect(await store.readPoint(user, 'tier', new Date(T0), chosenLast)).toEqual(['["L"]'])
+    // From core: no read of archival, which a rebuild reads.
+    expect(db.readsIn.get('archival')).toBeUndefined()
+    await store.close()
+  })
+
+  it('rebuilds a point of format 7 at its first read, once; forgets a user of either format whole', async () => {
+    const { db, heads, store } = await mixed()
+    expect(await store.readPoint('alice', 'tier', new Date(T0), chosenLast)).toEqual(['["L"]'])
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+    db.readsIn.clear()
+    expect(await store.readPoint('alice', 'tier', new Date(T0), chosenLast)).toEqual(['["L"]'])
+    expect(db.readsIn.get('archival')).toBeUndefined()
+    await store.forgetUser('bob')
+    expect(await heads.get('bob\u0000tier')).toBeUndefined()
+    const left: string[] = []
+    for await (const k of db.keys()) if (k.includes('bob')) left.push(k)
+    expect(left).toEqual([])
+    expect(await store.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 0 })
+    await store.close()
+  })
+})
+
 describe('a point read after the clock stepped back behind its newest observation', () => {
   it('is replayed from archival once, then answered from that replay until the point is written', async () => {
     const db = new InstrumentedLevel()
