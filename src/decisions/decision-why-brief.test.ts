@@ -62,6 +62,16 @@ describe('briefDecisionWhy: a decision\'s why as the MCP `why` gives it (R-CON-5
     expect(briefDecisionWhy(route, { commandLine })).toEqual(route)
   })
 
+  it('gives whole an answer of the threshold\'s length, and in brief one a character longer, each time alike', async () => {
+    const { why } = await chainOf(THIRTY)
+    const route = await why('Q-015')
+    const size = JSON.stringify(route).length
+    expect(briefDecisionWhy(route, { commandLine, limit: size })).toEqual(route)
+    const brief = briefDecisionWhy(route, { commandLine, limit: size - 1 })
+    expect(brief).toHaveProperty('left_out')
+    expect(briefDecisionWhy(route, { commandLine, limit: size - 1 })).toEqual(brief)
+  })
+
   it('gives whole a why over the threshold that the brief would not make shorter: one in force that says much, superseding one that said little', async () => {
     const app = await createTestApp({ now: '2026-12-01T10:00:00.000Z' })
     const posted = async (path: string, body?: unknown) => expect((await app.call('POST', path, body)).status).toBeLessThan(300)
