@@ -273,7 +273,10 @@ export const CheckBody = z
   .openapi('DecisionCheck', {
     // The refinement's rules, as JSON Schema says them, for the document alone: a top-level
     // anyOf is what some MCP clients refuse in a tool's input, and .openapi() does not reach it.
-    anyOf: [{ required: ['action'] }, { required: ['choice'] }],
+    // Inside an allOf, each branch naming its field: openapi-typescript makes an anyOf beside the
+    // fields a union with them, and a branch of `required` alone `unknown`, so the body's type was
+    // `unknown` (any value typechecked); so it is the fields & ({action} | {choice}).
+    allOf: [{ anyOf: [{ required: ['action'], properties: { action: {} } }, { required: ['choice'], properties: { choice: {} } }] }],
     // JSON Schema 2020-12, which OpenAPI 3.1 takes; the metadata's type knows OpenAPI 3.0's keywords alone.
     ...({ dependentRequired: { all_options: ['choice', 'point'], multi_select: ['choice'], multiSelect: ['choice'] } } as object),
     description:

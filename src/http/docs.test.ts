@@ -143,6 +143,58 @@ describe('operation ids and tags in the OpenAPI document (R-SVC-1)', () => {
   })
 })
 
+describe('the OpenAPI document as a client generator reads it (R-SVC-1)', () => {
+  /** Each schema object of the document, where it is (a JSON Pointer), examples and enums left out: they are values. */
+  function schemaNodes(node: unknown, at: string, out: Array<{ at: string; node: Record<string, unknown> }> = []) {
+    if (typeof node !== 'object' || node === null) return out
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => schemaNodes(item, `${at}/${i}`, out))
+      return out
+    }
+    out.push({ at, node: node as Record<string, unknown> })
+    for (const [key, value] of Object.entries(node)) {
+      if (!['example', 'examples', 'enum', 'const', 'default'].includes(key)) schemaNodes(value, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out)
+    }
+    return out
+  }
+
+  it('resolves every $ref it holds, in the document itself', async () => {
+    const { body } = await (await createTestApp()).call('GET', '/openapi.json')
+    const refs = schemaNodes(body, '#').filter(({ node }) => typeof node.$ref === 'string')
+    expect(refs.length).toBeGreaterThan(20)
+    for (const { at, node } of refs) {
+      const ref = node.$ref as string
+      expect(ref.startsWith('#/'), `${at}: ${ref}`).toBe(true)
+      const target = ref
+        .slice(2)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce<unknown>((here, part) => (typeof here === 'object' && here !== null ? (here as Record<string, unknown>)[part] : undefined), body)
+      expect(target, `${at}: ${ref}`).toBeTypeOf('object')
+    }
+  })
+
+  it("says a rule among an object's fields (DecisionCheck: an action or a choice) so that a generated client types the object, not `unknown`", async () => {
+    // openapi-typescript makes an anyOf beside an object's properties a union with them, and a
+    // branch that is `required` alone `unknown`: DecisionCheck was `{…} | unknown | unknown`, which
+    // is `unknown`, and a client typed against it took any value as a check's body.
+    const { body } = await (await createTestApp()).call('GET', '/openapi.json')
+    for (const { at, node } of schemaNodes(body, '#')) {
+      for (const key of ['anyOf', 'oneOf'] as const) {
+        const branches = node[key] as Array<Record<string, unknown>> | undefined
+        if (branches === undefined) continue
+        expect(node.properties, `${at}: ${key} beside properties`).toBeUndefined()
+        for (const [i, branch] of branches.entries()) {
+          const typed = ['type', '$ref', 'properties', 'enum', 'const', 'anyOf', 'oneOf', 'allOf'].some((word) => word in branch)
+          expect(typed, `${at}/${key}/${i}: ${JSON.stringify(branch)}`).toBe(true)
+        }
+      }
+    }
+    const check = body.components.schemas.DecisionCheck
+    expect(check.allOf).toEqual([{ anyOf: [{ required: ['action'], properties: { action: {} } }, { required: ['choice'], properties: { choice: {} } }] }])
+  })
+})
+
 describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
   it('says additionalProperties: false of every body that refuses them, and leaves open what stays open', async () => {
     const { call } = await createTestApp()
