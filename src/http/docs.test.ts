@@ -686,6 +686,49 @@ describe('the request bodies /docs fills in (R-SVC-1)', () => {
   })
 })
 
+describe('the examples of request fields in the OpenAPI document (R-SVC-1)', () => {
+  it("gives a request field only examples its route takes, each set into the body's example and sent", async () => {
+    // Swagger UI and client generators show a field's `example`/`examples` as a value to send: one
+    // the route refused would teach a 400. Each is set where it belongs into the example of the
+    // body (the first item of an array) and that body is sent, to a store of its own.
+    type Part = Record<string, unknown>
+    const { body: document } = await (await createTestApp()).call('GET', '/openapi.json')
+    const schemas = document.components.schemas as Record<string, Part>
+    const tried: string[] = []
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Part }> } }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const ref = operation.requestBody?.content['application/json']?.schema.$ref
+        if (typeof ref !== 'string' || path.includes('{')) continue
+        const name = ref.split('/').pop() as string
+        const pending: Array<{ at: Array<string | number>; example: unknown }> = []
+        const walk = (schema: Part, at: Array<string | number>): void => {
+          if (at.length > 0) {
+            const examples = [...('example' in schema ? [schema.example] : []), ...((schema.examples as unknown[] | undefined) ?? [])]
+            for (const example of examples) pending.push({ at, example })
+          }
+          for (const [field, sub] of Object.entries((schema.properties ?? {}) as Record<string, Part>)) if (sub.readOnly !== true) walk(sub, [...at, field])
+          if (typeof schema.items === 'object' && schema.items !== null) walk(schema.items as Part, [...at, 0])
+        }
+        walk(schemas[name] as Part, [])
+        for (const { at, example } of pending) {
+          const sent = structuredClone(schemas[name]?.example) as Record<string | number, unknown>
+          expect(sent, `${name}: no example to set ${at.join('.')} in`).toBeDefined()
+          let here = sent
+          for (const [i, step] of at.slice(0, -1).entries()) {
+            here[step] ??= typeof at[i + 1] === 'number' ? [] : {}
+            here = here[step] as Record<string | number, unknown>
+          }
+          here[at[at.length - 1] as string | number] = example
+          const answer = await (await createTestApp()).call(method.toUpperCase(), path, sent)
+          expect([answer.status < 300, answer.body], `${name}.${at.join('.')} = ${JSON.stringify(example)}`).toEqual([true, expect.anything()])
+          tried.push(`${name}.${at.join('.')}`)
+        }
+      }
+    }
+    expect(tried).toEqual(expect.arrayContaining(['DecisionInput.constraints.0.pattern', 'DecisionImport.records.0.enforce', 'DecisionImport.records.0.supersedes']))
+  })
+})
+
 describe("the hook's ?project= in the OpenAPI document", () => {
   it('says a cwd below the folder its session was started in is in that session\'s project, as the service keeps it', async () => {
     const { call } = await createTestApp()
