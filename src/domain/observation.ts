@@ -338,7 +338,9 @@ export const FIELD_DESCRIPTIONS = {
     'another point unless named.',
   header: 'The short header of the question (AskUserQuestion\'s `header`), e.g. "Tier".',
   all_options: `The options offered, in order: labels, or \`{label, description}\` as AskUserQuestion has them. ${LABEL_LENGTH_WORDS}`,
-  context: 'Flat key → scalar facts about the run, e.g. `{"phase": "run", "path": "src/x.ts"}`: what preconditions and decisions\' scopes match.',
+  context:
+    'Flat key → scalar facts about the run, e.g. `{"phase": "run", "path": "src/x.ts"}`: what preconditions and decisions\' scopes match. ' +
+    `At most ${LIMITS.contextKeys} keys, each of 1 to ${LIMITS.contextKeyLength} characters without control characters.`,
   static_default: `The option recommended before anything is learned: one of \`all_options\`. ${LABEL_LENGTH_WORDS}`,
   multi_select: 'Whether several options may be chosen at once.',
   multiSelect: 'AskUserQuestion\'s spelling of `multi_select`, taken as it; give one of the two.',

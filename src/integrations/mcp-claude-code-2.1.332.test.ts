@@ -132,6 +132,20 @@ const SPACED_OR_INVISIBLE_AT_AN_END = [
 
 const DIVERGENCES: Divergence[] = [
   {
+    why: "Gemini's function declarations refuse a schema with propertyNames: a context key's rules are said in context's description, and checked by the tool",
+    where: /^tools\/list .*\.inputSchema\.properties\.context\.description$/,
+    captured: /(decisions' scopes match\.)$/,
+    now: '$1 At most 32 keys, each of 1 to 100 characters without control characters.',
+  },
+  {
+    why: "Gemini's function declarations refuse a schema with propertyNames (`Unknown name \"propertyNames\"`), and the whole request with it",
+    where: /^tools\/list .*\.inputSchema\.properties\.context$/,
+    reads: (captured) => {
+      const { propertyNames: _left, ...rest } = captured as Record<string, unknown>
+      return rest
+    },
+  },
+  {
     why: 'e48c9d8: a window precondition reads after "Recommended when", as a sentence the user can find false',
     where: /^tools\/call .*\.(precondition|description)$/,
     captured: /any context, as chosen from (\S+) to (\S+)/,

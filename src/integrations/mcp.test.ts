@@ -270,7 +270,6 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['record_choice', 'user_choice', { ...Q, user_choice: ' ' }],
     ['record_choice', 'user_choice.1', { ...Q, user_choice: ['pg', '\ufeff'], multi_select: true }],
     ['record_choice', 'point', { ...Q, user_choice: 'pg', point: '.' }],
-    ['record_choice', 'context.a\u0085b', { ...Q, user_choice: 'pg', context: { 'a\u0085b': 1 } }],
     ['plan_questions', 'questions.0.question', { questions: [{ ...ASK, question: '\n' }] }],
     ['plan_questions', 'questions.0.options.1.label', { questions: [{ ...ASK, options: [{ label: 'pg' }, { label: '  ' }] }] }],
     ['plan_questions', 'session_id', { questions: [ASK], session_id: '..' }],
@@ -409,6 +408,52 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     for (const tool of tools) expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('"oneOf"')
     const question = (tools.find((t) => t.name === 'plan_questions')?.inputSchema.properties?.questions as { items: Record<string, unknown> }).items
     expect(question).toMatchObject({ type: 'object', required: ['question'] })
+    await client.close()
+  })
+
+  it("hold no keyword Gemini's function declarations refuse, at any depth: no propertyNames, patternProperties, $ref, $defs, const or type array", async () => {
+    // Gemini's `parameters` (what Gemini CLIs before `parametersJsonSchema`, and gateways from other
+    // clients to Gemini, send a tool's schema as) refuse the whole request for one of these:
+    // `Unknown name "propertyNames" at 'tools[0].function_declarations[3].parameters…'`.
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const found: string[] = []
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}[${i}]`))
+      for (const [key, value] of Object.entries(node)) {
+        if (['propertyNames', 'patternProperties', '$ref', '$defs', 'definitions', 'const'].includes(key)) found.push(`${at}.${key}`)
+        if (key === 'type' && Array.isArray(value)) found.push(`${at}.type`)
+        // A property's name is not a keyword: `properties` holds schemas by name.
+        if (key === 'properties') for (const [name, schema] of Object.entries(value as object)) walk(schema, `${at}.${name}`)
+        else if (!['enum', 'default', 'examples', 'required'].includes(key)) walk(value, `${at}.${key}`)
+      }
+    }
+    for (const tool of tools) walk(tool.inputSchema, tool.name)
+    expect(found).toEqual([])
+    await client.close()
+  })
+
+  it("say a context key's rules in context's description, and refuse a key that breaks them in the tool, naming it", async () => {
+    // Not in the schema (no propertyNames, above): a client that checks the schema sends such a key,
+    // and the tool refuses it as the route does, its path the key.
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const validator = new AjvJsonSchemaValidator()
+    for (const tool of tools.filter((t) => t.inputSchema.properties?.context !== undefined)) {
+      expect((tool.inputSchema.properties?.context as { description: string }).description, tool.name).toContain('each of 1 to 100 characters without control characters')
+    }
+    const schema = tools.find((t) => t.name === 'record_choice')?.inputSchema
+    const args = { ...Q, user_choice: 'pg', context: { 'a\u0085b': 1 } }
+    expect(validator.getValidator(schema as never)(args)).toMatchObject({ valid: true })
+    for (const [key, field] of [['a\u0085b', 'context.a\u0085b'], ['k'.repeat(101), `context.${'k'.repeat(101)}`]] as const) {
+      const answer = await client.callTool({ name: 'record_choice', arguments: { ...args, context: { [key]: 1 } } })
+      expect(answer.isError, key).toBe(true)
+      const lines = (answer.content as Array<{ text: string }>)[0]?.text.split('\n') ?? []
+      expect(lines.some((line) => line.startsWith(`- ${field}: `)), lines.join(' / ')).toBe(true)
+    }
+    expect(observed).toEqual([])
     await client.close()
   })
 })

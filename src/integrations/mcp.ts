@@ -29,7 +29,7 @@ import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
 import { wrongTypeSaid } from '../domain/zod-issues'
-import { CARRIED_PROTO_KEY, FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
+import { CARRIED_PROTO_KEY, ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PLAN_IGNORED_FIELDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
@@ -424,7 +424,13 @@ export function createMcpServer(
   /** A request with the default project when it names none. */
   const inProject = <Request extends { project?: string | undefined }>(request: Request): Request =>
     request.project !== undefined || defaultProject === undefined ? request : { ...request, project: defaultProject }
-  const recommendation = RecommendationRequestSchema.extend({ user: writingUser, project: writingProject })
+  // A context's keys checked as the routes check them (1 to 100 characters, no control character),
+  // said in its description, not as the schema's `propertyNames`: Gemini's function declarations
+  // (their `parameters`, which Gemini CLIs before `parametersJsonSchema` and gateways to Gemini send
+  // a tool's schema as) refuse a schema that has one, `Unknown name "propertyNames"`, and with it the
+  // whole request, every tool of every server. The OpenAPI document keeps it.
+  const context = ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context, propertyNames: undefined })
+  const recommendation = RecommendationRequestSchema.extend({ user: writingUser, project: writingProject, context })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
   const tools = new Set<string>()
   const tool = <Name extends string>(name: Name) => (tools.add(name), name)
@@ -461,7 +467,7 @@ export function createMcpServer(
         '(null when nothing is left to ask). A question asking for no choice (`kind` `text`, `number` or another kind than `choice`, no options) ' +
         'comes back as written, in its place, always asked. It records no answer: an answer of `answers` you act on without asking ' +
         'is recorded with `record_choice` and `source: "auto-resolved"`, so that it does not count as the user\'s choice.',
-      inputSchema: PlanRequestSchema.extend({ user: writingUser, project: writingProject }),
+      inputSchema: PlanRequestSchema.extend({ user: writingUser, project: writingProject, context }),
     },
     async (request) => result(await backend.plan(inProject(request))),
   )
@@ -478,7 +484,7 @@ export function createMcpServer(
         'they count twice. Give the `point` that `recommend` or `plan_questions` answered for the question: the options ' +
         'you showed may not be the ones asked about (a required decision can take some out), and without `point` the ' +
         'choice is counted at the point of the options given.',
-      inputSchema: ObservationInputSchema.extend({ user: writingUser, project: writingProject }),
+      inputSchema: ObservationInputSchema.extend({ user: writingUser, project: writingProject, context }),
     },
     async (input) => result(await backend.observe([inProject(input)])),
   )
