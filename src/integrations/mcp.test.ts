@@ -434,6 +434,35 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     await client.close()
   })
 
+  it("are never sent in OpenAI's strict mode with an optional argument: some object stays open, as Codex turns strict on only when none is", async () => {
+    // Codex sends a tool `strict: true` when every object of its schema has additionalProperties:
+    // false; OpenAI then refuses the tool unless every property is `required`, which an optional
+    // argument is not. An option object and a context stay open (as on the routes), so each is sent
+    // `strict: false`; closing them all would take every tool out of Codex.
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const objects = (node: unknown): Array<Record<string, unknown>> => {
+      if (typeof node !== 'object' || node === null) return []
+      if (Array.isArray(node)) return node.flatMap(objects)
+      const own = node as Record<string, unknown>
+      const here = own.type === 'object' || own.properties !== undefined ? [own] : []
+      const inner = [
+        ...Object.values((own.properties ?? {}) as object),
+        own.items,
+        ...((own.anyOf ?? []) as unknown[]),
+        typeof own.additionalProperties === 'object' ? own.additionalProperties : undefined,
+      ]
+      return [...here, ...inner.flatMap(objects)]
+    }
+    for (const tool of tools) {
+      const all = objects(tool.inputSchema)
+      const strict = all.every((object) => object.additionalProperties === false)
+      const everyRequired = all.every((object) => Object.keys((object.properties ?? {}) as object).every((name) => ((object.required ?? []) as string[]).includes(name)))
+      expect(!strict || everyRequired, tool.name).toBe(true)
+    }
+    await client.close()
+  })
+
   it("say a context key's rules in context's description, and refuse a key that breaks them in the tool, naming it", async () => {
     // Not in the schema (no propertyNames, above): a client that checks the schema sends such a key,
     // and the tool refuses it as the route does, its path the key.
