@@ -270,9 +270,16 @@ export function createCoreTier(options: {
     replayCells -= kept.cells.size
     replays.delete(pk)
   }
+  // The reads of a point's latest choice in flight (latestChoice), per point, each told when a
+  // write touches its point (starts or ends there): one that raced such a write keeps nothing. Per
+  // point, not by `hot.writes`: under a steady load of observations some write is always under way
+  // somewhere, and a read that no write at its own point raced was then never kept.
+  const latestReads = new Map<string, Set<{ raced: boolean }>>()
   const hot = createHotPoints<Held>(HOT_CELLS, (touched, prefix) => {
     if (!prefix) dropReplay(touched)
     else for (const pk of [...replays.keys()]) if (pk.startsWith(touched)) dropReplay(pk)
+    if (!prefix) for (const read of latestReads.get(touched) ?? []) read.raced = true
+    else for (const [pk, reads] of latestReads) if (pk.startsWith(touched)) for (const read of reads) read.raced = true
   })
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
@@ -585,6 +592,41 @@ export function createCoreTier(options: {
     return { ops, written, summaries, dropped }
   }
 
+  /** latestChoice's read of core, for a point whose latest choice is not kept; kept unless a write at the point raced it. */
+  async function latestChoiceRead(pk: string, user: string, point: string, asOf: Date, thisRead: { raced: boolean }): Promise<LatestFlag> {
+    const writesBefore = hot.writes
+    let held = hot.get(pk)?.head
+    if (held === undefined) {
+      const snapshot = db.snapshot()
+      try {
+        const head = await heads.get(pk, { snapshot } as never)
+        if (head !== undefined && isCurrent(head)) {
+          const waiting = await pendingOf(user, point, snapshot)
+          held = { head, pending: waiting, newest: newestOf(head, waiting) }
+          // Kept for the read of the point that follows (readPoint), which then reads neither
+          // again and adds the cells it reads; not for an audit, which replays archival instead.
+          if (held.newest === null || held.newest <= asOf.getTime()) hot.keep(pk, writesBefore, held, new Map())
+        }
+      } finally {
+        await snapshot.close()
+      }
+    }
+    const newer = held !== undefined && held.newest !== null && held.newest > asOf.getTime()
+    if (held === undefined || !isCurrent(held.head) || newer) return { known: false }
+    let latest = held.head.latest
+    if (latest === undefined) return { known: false }
+    for (const o of held.pending.observations) {
+      if (!isEvidence(o)) continue
+      // Unknown only to an aggregate of an earlier format, which is rebuilt rather than read: archival knows.
+      if (o.multi_select === undefined) return { known: false }
+      const at = Date.parse(o.timestamp)
+      if (isLaterChoice(at, o.id, latest)) latest = [at, o.id, o.multi_select]
+    }
+    // Kept only as read while no write at the point ran: one that raced it could miss what the write's commit folds in.
+    if (!thisRead.raced) keepLatest(pk, latest, held.newest)
+    return { known: true, multi_select: latest === null ? undefined : (latest[2] ?? undefined) }
+  }
+
   return {
     /**
      * The writes that count newly stored observations in the aggregates in core, for the batch
@@ -653,37 +695,17 @@ export function createCoreTier(options: {
       if (known !== undefined && (known.newest === null || known.newest <= asOf.getTime())) {
         return { known: true, multi_select: known.latest === null ? undefined : (known.latest[2] ?? undefined) }
       }
-      const writesBefore = hot.writes
-      let held = hot.get(pk)?.head
-      if (held === undefined) {
-        const snapshot = db.snapshot()
-        try {
-          const head = await heads.get(pk, { snapshot } as never)
-          if (head !== undefined && isCurrent(head)) {
-            const waiting = await pendingOf(user, point, snapshot)
-            held = { head, pending: waiting, newest: newestOf(head, waiting) }
-            // Kept for the read of the point that follows (readPoint), which then reads neither
-            // again and adds the cells it reads; not for an audit, which replays archival instead.
-            if (held.newest === null || held.newest <= asOf.getTime()) hot.keep(pk, writesBefore, held, new Map())
-          }
-        } finally {
-          await snapshot.close()
-        }
+      // Registered before anything is read: a write at the point under way now, or started before
+      // the read is done, marks it when it ends.
+      const reads = latestReads.get(pk) ?? new Set()
+      const thisRead = { raced: hot.beingWritten(pk) }
+      latestReads.set(pk, reads.add(thisRead))
+      try {
+        return await latestChoiceRead(pk, user, point, asOf, thisRead)
+      } finally {
+        reads.delete(thisRead)
+        if (reads.size === 0) latestReads.delete(pk)
       }
-      const newer = held !== undefined && held.newest !== null && held.newest > asOf.getTime()
-      if (held === undefined || !isCurrent(held.head) || newer) return { known: false }
-      let latest = held.head.latest
-      if (latest === undefined) return { known: false }
-      for (const o of held.pending.observations) {
-        if (!isEvidence(o)) continue
-        // Unknown only to an aggregate of an earlier format, which is rebuilt rather than read: archival knows.
-        if (o.multi_select === undefined) return { known: false }
-        const at = Date.parse(o.timestamp)
-        if (isLaterChoice(at, o.id, latest)) latest = [at, o.id, o.multi_select]
-      }
-      // Kept only as read while no write ran: one that raced a write could miss what the write's commit folds in.
-      if (hot.writes === writesBefore) keepLatest(pk, latest, held.newest)
-      return { known: true, multi_select: latest === null ? undefined : (latest[2] ?? undefined) }
     },
 
     /**

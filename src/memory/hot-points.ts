@@ -86,6 +86,9 @@ export function createHotPoints<Head>(limit: number, touched: (key: string, pref
       return entries.get(pk) === entry
     },
 
+    /** Whether a write to the point (or to a prefix of it) is under way. */
+    beingWritten,
+
     /** How many writes have started: a read that saw this number before and after raced none. */
     get writes(): number {
       return writes

@@ -42,4 +42,64 @@ describe('latestMultiSelectAt at a point in core', () => {
     }
     await store.close()
   })
+
+  /** A store whose read of alice's head in core waits, once armed, until `release`d; `reached` once it waits. */
+  async function heldAtAlicesHead() {
+    const db = new InstrumentedLevel()
+    const store = await createLevelStore(db as never)
+    const internals = db as unknown as { _get: (key: unknown, options: unknown) => Promise<unknown> }
+    const get = internals._get
+    let armed = false
+    let reached = () => {}
+    let release = () => {}
+    const waits = { reached: new Promise<void>((resolve) => (reached = resolve)), release: () => release() }
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    internals._get = async (key, options) => {
+      const text = typeof key === 'string' ? key : Buffer.from(key as Uint8Array).toString('utf8')
+      if (armed && /^!core!alice\u0000/.test(text)) {
+        armed = false
+        reached()
+        await gate
+      }
+      return get(key, options)
+    }
+    return { db, store, waits, arm: () => (armed = true) }
+  }
+
+  it('keeps the latest choice read while a write at another point ran: under a load of observations one always runs', async () => {
+    const { db, store, waits, arm } = await heldAtAlicesHead()
+    const now = new Date('2026-07-09T00:00:00.000Z')
+    await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-01T00:00:00.000Z' })], [])
+    await store.readPoint('alice', 'tier', now, () => null)
+    // Out of the hot entries: the next read of the flag reads the point's head.
+    await store.addObservations([observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-02T00:00:00.000Z' })], [])
+    arm()
+    const asked = store.latestMultiSelectAt('alice', 'tier', now)
+    await waits.reached
+    await store.addObservations([observation({ user: 'bob', chosen: ['Lint'], timestamp: '2026-07-02T00:00:00.000Z' })], [])
+    waits.release()
+    expect(await asked).toBe(false)
+    const before = db.reads
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(false)
+    // Kept, though a write ran meanwhile: bob's, at another point (keeping nothing, it was read again).
+    expect(db.reads - before).toBe(0)
+    await store.close()
+  })
+
+  it('keeps nothing of a read that a write at its own point raced, and tells that write after it', async () => {
+    const { store, waits, arm } = await heldAtAlicesHead()
+    const now = new Date('2026-07-09T00:00:00.000Z')
+    await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-01T00:00:00.000Z' })], [])
+    await store.readPoint('alice', 'tier', now, () => null)
+    await store.addObservations([observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-02T00:00:00.000Z' })], [])
+    arm()
+    const asked = store.latestMultiSelectAt('alice', 'tier', now)
+    await waits.reached
+    await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-03T00:00:00.000Z' })], [])
+    waits.release()
+    // As of its snapshot, or after the write: either way not kept, so the next read tells the write.
+    expect([true, false]).toContain(await asked)
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(true)
+    await store.close()
+  })
 })
