@@ -328,6 +328,9 @@ export function createDecisionMemory(deps: {
     return chosenMultiSelect(input, latest)
   }
 
+  /** How an observation is asked at its point, and what says so (capturedMultiSelect). */
+  type Captured = ReturnType<typeof capturedMultiSelect>
+
   /** capturedMultiSelect where neither the observation nor the policy says. */
   function chosenMultiSelect(input: ObservationInput, latest: boolean | undefined): { multiSelect: boolean; by: 'history' | 'choice' } {
     // One string at a point whose latest own choice was multi-select (`latest`, as a recommendation
@@ -456,6 +459,87 @@ export function createDecisionMemory(deps: {
     return parsed.success ? undefined : parsed.error.issues[0]?.message
   }
 
+  /**
+   * The observation stored for one input at its point, as it is asked there (`multiSelect`, told
+   * `by`): refused where its choice names nothing, gives several answers at a single-select
+   * question, or joins texts past the label limit (`path` names the field).
+   */
+  function observationFrom(input: ObservationInput, path: string, now: Date, at: Date, options: string[], point: string, multiSelect: boolean, by: Captured['by']): Observation {
+    const choice = resolveChoice(input.user_choice, options, multiSelect)
+    // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
+    // choice of nothing, lowering every option's selection rate.
+    if (choice.chosen.length === 0 && choice.other === null) {
+      throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
+        issues: [{ path: `${path}user_choice`, message: 'names no option and no text (only commas)' }],
+      })
+    }
+    // Two answers at a single-select question, whatever they are: two options, or an option and
+    // text (`["Tier S", "something else"]`), or two texts, which were stored joined as one
+    // `other` the user never typed. The hook reads such an answer as no choice. Single-select
+    // by the policy, an array of several was stored as a multi-select answer, where a check of
+    // the same choice there is refused: told as the check tells it.
+    if (!multiSelect && answerCount(input.user_choice, options) > 1) {
+      const message =
+        by === 'policy' && Array.isArray(input.user_choice)
+          ? singleSelectByPolicy(point, onceEach(input.user_choice, options))
+          : 'give one label, or set multi_select'
+      throw new InputError('multiple_choices', 'a single-select question has one choice', {
+        issues: [{ path: `${path}user_choice`, message }],
+      })
+    }
+    // Each text of an array is within the label limit, but several are stored joined, as one
+    // `other`, which the re-send of an export sends back as one label: refused there, the
+    // answer could not be sent back, and the hook skips such an answer (refusedText).
+    const refusedOther = Array.isArray(input.user_choice) ? otherRefused(choice.other) : undefined
+    if (refusedOther !== undefined) {
+      throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
+        issues: [{ path: `${path}user_choice`, message: `its texts naming no option are stored as one, joined with ", ": ${refusedOther}` }],
+      })
+    }
+    return {
+      id: newId(now),
+      user: input.user,
+      project: input.project ?? null,
+      session_id: input.session_id ?? null,
+      point,
+      decision_id: input.decision_id ?? null,
+      timestamp: at.toISOString(),
+      recorded_at: now.toISOString(),
+      question: input.question,
+      header: input.header ?? null,
+      options,
+      chosen: choice.chosen,
+      other: choice.other,
+      multi_select: multiSelect,
+      context: { ...(input.context ?? {}) },
+      source: input.source,
+    }
+  }
+
+  /** The session an observation starts (its user's, by its session_id), or moves back to it: the earliest observation of the batch there. */
+  function sessionFrom(input: ObservationInput, timestamp: string, sessions: Map<string, SessionRecord>): void {
+    if (input.session_id === undefined) return
+    const k = `${input.user}\u0000${input.session_id}`
+    const known = sessions.get(k)
+    if (known === undefined || timestamp < known.started_at) {
+      sessions.set(k, {
+        session_id: input.session_id,
+        user: input.user,
+        project: input.project ?? null,
+        started_at: timestamp,
+        personalization: true,
+      })
+    }
+  }
+
+  /** What observe answers for what the store stored. */
+  function observed(result: Awaited<ReturnType<MemoryStore['addObservations']>>): ObserveResult {
+    return {
+      stored: result.stored.map((o) => ({ id: o.id, point: o.point, decision_id: o.decision_id })),
+      duplicates: result.duplicates,
+    }
+  }
+
   /** Stores the observations keyed (keyedOf), the history read first where a string asks it: observe's work, once the writes it waits for are done. */
   async function storeObservations(
     inputs: readonly ObservationInput[],
@@ -480,74 +564,54 @@ export function createDecisionMemory(deps: {
           : keyed.by === 'choice'
             ? chosenMultiSelect(input, flags[i])
             : { multiSelect: keyed.multiSelect, by: keyed.by }
-      const choice = resolveChoice(input.user_choice, options, multiSelect)
-      // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
-      // choice of nothing, lowering every option's selection rate.
-      if (choice.chosen.length === 0 && choice.other === null) {
-        throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
-          issues: [{ path: `${path}user_choice`, message: 'names no option and no text (only commas)' }],
-        })
-      }
-      // Two answers at a single-select question, whatever they are: two options, or an option and
-      // text (`["Tier S", "something else"]`), or two texts, which were stored joined as one
-      // `other` the user never typed. The hook reads such an answer as no choice. Single-select
-      // by the policy, an array of several was stored as a multi-select answer, where a check of
-      // the same choice there is refused: told as the check tells it.
-      if (!multiSelect && answerCount(input.user_choice, options) > 1) {
-        const message =
-          by === 'policy' && Array.isArray(input.user_choice)
-            ? singleSelectByPolicy(point, onceEach(input.user_choice, options))
-            : 'give one label, or set multi_select'
-        throw new InputError('multiple_choices', 'a single-select question has one choice', {
-          issues: [{ path: `${path}user_choice`, message }],
-        })
-      }
-      // Each text of an array is within the label limit, but several are stored joined, as one
-      // `other`, which the re-send of an export sends back as one label: refused there, the
-      // answer could not be sent back, and the hook skips such an answer (refusedText).
-      const refusedOther = Array.isArray(input.user_choice) ? otherRefused(choice.other) : undefined
-      if (refusedOther !== undefined) {
-        throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
-          issues: [{ path: `${path}user_choice`, message: `its texts naming no option are stored as one, joined with ", ": ${refusedOther}` }],
-        })
-      }
-      const timestamp = at.toISOString()
-      observations.push({
-        id: newId(now),
-        user: input.user,
-        project: input.project ?? null,
-        session_id: input.session_id ?? null,
-        point,
-        decision_id: input.decision_id ?? null,
-        timestamp,
-        recorded_at: now.toISOString(),
-        question: input.question,
-        header: input.header ?? null,
-        options,
-        chosen: choice.chosen,
-        other: choice.other,
-        multi_select: multiSelect,
-        context: { ...(input.context ?? {}) },
-        source: input.source,
-      })
-      if (input.session_id !== undefined) {
-        const k = `${input.user}\u0000${input.session_id}`
-        const known = sessions.get(k)
-        if (known === undefined || timestamp < known.started_at) {
-          sessions.set(k, {
-            session_id: input.session_id,
-            user: input.user,
-            project: input.project ?? null,
-            started_at: timestamp,
-            personalization: true,
-          })
-        }
-      }
+      const observation = observationFrom(input, path, now, at, options, point, multiSelect, by)
+      observations.push(observation)
+      sessionFrom(input, observation.timestamp, sessions)
     })
-    const result = await store.addObservations(observations, [...sessions.values()])
-    return {
-      stored: result.stored.map((o) => ({ id: o.id, point: o.point, decision_id: o.decision_id })),
-      duplicates: result.duplicates,
+    return observed(await store.addObservations(observations, [...sessions.values()]))
+  }
+
+  /**
+   * observe for a batch of one observation: as keyedOf, afterWritesAt, latestFlagsOf and
+   * storeObservations do it for any batch, without their grouping, sorting and waiting where
+   * there is one point and nothing to order (the hook's and record_choice's every call, and the
+   * route's usual one): keyed once, its timestamp read once, and a wait only where a string reads
+   * the history and another observe at its point is under way. A field refused is refused before
+   * anything waits, as keyedOf leaves it to the loop: nothing was stored for it either way.
+   */
+  async function observeOne(input: ObservationInput, now: Date, path: string): Promise<ObserveResult> {
+    const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
+    const { options, point } = pointOf(input, path)
+    const captured = capturedMultiSelect(input, point, path)
+    const asks = captured.by === 'choice' && typeof input.user_choice === 'string'
+    let underWay = observing.get(store)
+    if (underWay === undefined) observing.set(store, (underWay = new Map()))
+    const k = `${input.user}\u0000${point}`
+    const before = asks ? underWay.get(k) : undefined
+    const waitFor = before === undefined || before.size === 0 ? undefined : [...before]
+    let finish = () => {}
+    const finished = new Promise<void>((resolve) => (finish = resolve))
+    const mine = underWay.get(k)
+    if (mine === undefined) underWay.set(k, new Set([finished]))
+    else mine.add(finished)
+    try {
+      if (waitFor !== undefined) await Promise.all(waitFor)
+      let multiSelect = captured.multiSelect
+      let by: Captured['by'] = captured.by
+      if (asks) {
+        // The user's latest own choice at the point by the observation's moment (latestFlagsOf's `stored`).
+        const latest = at.getTime() === now.getTime() ? await latestFlagAt(input.user, point, now, false) : await latestFlagAt(input.user, point, at, true)
+        ;({ multiSelect, by } = chosenMultiSelect(input, latest))
+      }
+      const observation = observationFrom(input, path, now, at, options, point, multiSelect, by)
+      const sessions = new Map<string, SessionRecord>()
+      sessionFrom(input, observation.timestamp, sessions)
+      return observed(await store.addObservations([observation], [...sessions.values()]))
+    } finally {
+      finish()
+      const set = underWay.get(k)
+      set?.delete(finished)
+      if (set?.size === 0) underWay.delete(k)
     }
   }
 
@@ -576,6 +640,7 @@ export function createDecisionMemory(deps: {
 
     async observe(inputs, { indexed = false } = {}) {
       const now = clock.now()
+      if (inputs.length === 1) return observeOne(inputs[0] as ObservationInput, now, indexed ? '0.' : '')
       const { keyed, groups } = keyedOf(inputs, now)
       return afterWritesAt(groups, () => storeObservations(inputs, keyed, groups, now, indexed))
     },
