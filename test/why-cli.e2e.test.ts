@@ -67,6 +67,10 @@ describe('decision-memory why --point', () => {
     const local = await runCli(['why', '--point', 'tier', '--user', 'al ice', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, HOME: home }, cwd: home })
     expect(local.code).toBe(1)
     expect(local.stderr).toBe(`decision-memory why: nothing is known of point tier for user al ice; \`decision-memory preferences --user 'al ice' --data '${data}'\` lists the points learned about al ice\n`)
+    // A name spaced at its ends (stored so before writes refused it) is quoted at the end too, as the message quotes it.
+    const spaced = await runCli(['why', '--point', 'tier', '--user', ' alice', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, HOME: home }, cwd: home })
+    expect(spaced.code).toBe(1)
+    expect(spaced.stderr).toBe(`decision-memory why: nothing is known of point tier for user " alice"; \`decision-memory preferences --user ' alice' --data '${data}'\` lists the points learned about " alice"\n`)
   })
 
   it('explains the point in the project it runs in, its repository\'s or its folder\'s, as the hook and the MCP server recommend there, without --project', async () => {

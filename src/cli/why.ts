@@ -391,10 +391,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
     project = (await sessionProjectHere(run.session_id, user, values.data, values.policy)) ?? project
   }
   // A point nothing is known of is most often one mistyped or guessed (`--point tier`): where to
-  // find the points there are, the keys `--point` takes.
+  // find the points there are, the keys `--point` takes. The user named as the message names them,
+  // quoted where spaced at its ends (` alice` read "about  alice").
   const pointsHint = (code: string) =>
     code === 'point_not_found'
-      ? `; \`decision-memory preferences --user ${shellWord(user)}${values.data === undefined ? '' : ` --data ${shellWord(values.data)}`}\` lists the points learned about ${user}`
+      ? `; \`decision-memory preferences --user ${shellWord(user)}${values.data === undefined ? '' : ` --data ${shellWord(values.data)}`}\` lists the points learned about ${shownName(user)}`
       : ''
   // One decision's chain (or the point's answer), asked and printed. `orElse`: what answers instead
   // when no decision has the key, if it has anything to say (a folder of records deleted since).
