@@ -105,7 +105,8 @@ Environment (a variable set empty is unset):
                              has the session)
   DECISION_MEMORY_TOKEN      the bearer token sent to a service run with --auth
   DECISION_MEMORY_AUTH       serve's tokens file (--auth)
-  DECISION_MEMORY_SPOOL      the hook's spool (default ~/.decision-memory/spool.ndjson)
+  DECISION_MEMORY_SPOOL      the hook's spool, which forget takes a user's events out of too
+                             (default ~/.decision-memory/spool.ndjson)
   DECISION_MEMORY_LOG_LEVEL  serve's log level (default info)
 
 `
