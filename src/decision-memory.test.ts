@@ -35,4 +35,28 @@ describe('createDecisionMemory', () => {
       ])
     }
   })
+  it('stores a string choice sent before a set at its point as the earlier, by a batch of one or of several (R-REC-8)', async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const clock = fixedClock('2026-07-01T10:00:00.000Z')
+    const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'], user: 'default', source: 'user' as const }
+    const elsewhere = { question: 'Which database?', header: 'Database', all_options: ['Postgres', 'MySQL'], user: 'default', source: 'user' as const, user_choice: 'Postgres' }
+    for (const batch of [false, true]) {
+      const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+      const memory = createDecisionMemory({ store, policy, clock })
+      const string = { ...checks, user_choice: 'Unit tests', decision_id: 'one' }
+      // Sent at once, the string first: it reads the history while the set, sent after it and
+      // reading nothing, is stored; dated alike, the set is the later for arriving later, and
+      // the point stays multi-select.
+      await Promise.all([
+        memory.observe(batch ? [string, { ...elsewhere, decision_id: 'db' }] : [string]),
+        memory.observe([{ ...checks, user_choice: ['Lint', 'Unit tests'], decision_id: 'set' }]),
+      ])
+      const stored = []
+      for await (const o of store.observationsOf('default')) if (o.decision_id !== 'db') stored.push(o)
+      expect(stored.map((o) => [o.decision_id, o.chosen, o.multi_select]), `batch ${batch}`).toEqual([
+        ['one', ['Unit tests'], false],
+        ['set', ['Lint', 'Unit tests'], true],
+      ])
+    }
+  })
 })

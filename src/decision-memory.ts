@@ -461,10 +461,11 @@ export function createDecisionMemory(deps: {
 
   /**
    * The observation stored for one input at its point, as it is asked there (`multiSelect`, told
-   * `by`): refused where its choice names nothing, gives several answers at a single-select
-   * question, or joins texts past the label limit (`path` names the field).
+   * `by`), under the `id` taken when it arrived: refused where its choice names nothing, gives
+   * several answers at a single-select question, or joins texts past the label limit (`path`
+   * names the field).
    */
-  function observationFrom(input: ObservationInput, path: string, now: Date, at: Date, options: string[], point: string, multiSelect: boolean, by: Captured['by']): Observation {
+  function observationFrom(input: ObservationInput, id: string, path: string, now: Date, at: Date, options: string[], point: string, multiSelect: boolean, by: Captured['by']): Observation {
     const choice = resolveChoice(input.user_choice, options, multiSelect)
     // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
     // choice of nothing, lowering every option's selection rate.
@@ -497,7 +498,7 @@ export function createDecisionMemory(deps: {
       })
     }
     return {
-      id: newId(now),
+      id,
       user: input.user,
       project: input.project ?? null,
       session_id: input.session_id ?? null,
@@ -544,6 +545,7 @@ export function createDecisionMemory(deps: {
   async function storeObservations(
     inputs: readonly ObservationInput[],
     keyedAll: ReadonlyArray<Keyed | undefined>,
+    ids: readonly string[],
     groups: ReadonlyMap<string, PointOfUser>,
     now: Date,
     indexed: boolean,
@@ -564,7 +566,7 @@ export function createDecisionMemory(deps: {
           : keyed.by === 'choice'
             ? chosenMultiSelect(input, flags[i])
             : { multiSelect: keyed.multiSelect, by: keyed.by }
-      const observation = observationFrom(input, path, now, at, options, point, multiSelect, by)
+      const observation = observationFrom(input, ids[i] as string, path, now, at, options, point, multiSelect, by)
       observations.push(observation)
       sessionFrom(input, observation.timestamp, sessions)
     })
@@ -584,6 +586,9 @@ export function createDecisionMemory(deps: {
     const { options, point } = pointOf(input, path)
     const captured = capturedMultiSelect(input, point, path)
     const asks = captured.by === 'choice' && typeof input.user_choice === 'string'
+    // Taken as it arrives, before any wait: dated alike, an observation sent after it at its point
+    // while it reads the history (a set, which reads nothing) is the later, as it came.
+    const id = newId(now)
     let underWay = observing.get(store)
     if (underWay === undefined) observing.set(store, (underWay = new Map()))
     const k = `${input.user}\u0000${point}`
@@ -603,7 +608,7 @@ export function createDecisionMemory(deps: {
         const latest = at.getTime() === now.getTime() ? await latestFlagAt(input.user, point, now, false) : await latestFlagAt(input.user, point, at, true)
         ;({ multiSelect, by } = chosenMultiSelect(input, latest))
       }
-      const observation = observationFrom(input, path, now, at, options, point, multiSelect, by)
+      const observation = observationFrom(input, id, path, now, at, options, point, multiSelect, by)
       const sessions = new Map<string, SessionRecord>()
       sessionFrom(input, observation.timestamp, sessions)
       return observed(await store.addObservations([observation], [...sessions.values()]))
@@ -642,7 +647,9 @@ export function createDecisionMemory(deps: {
       const now = clock.now()
       if (inputs.length === 1) return observeOne(inputs[0] as ObservationInput, now, indexed ? '0.' : '')
       const { keyed, groups } = keyedOf(inputs, now)
-      return afterWritesAt(groups, () => storeObservations(inputs, keyed, groups, now, indexed))
+      // Taken as the batch arrives, before it waits or reads: see observeOne.
+      const ids = inputs.map(() => newId(now))
+      return afterWritesAt(groups, () => storeObservations(inputs, keyed, ids, groups, now, indexed))
     },
 
     async recommend(request) {
