@@ -59,4 +59,34 @@ describe('createDecisionMemory', () => {
       ])
     }
   })
+  it('lets a string waiting at its point go on past a write that failed and a refusal, and waits for neither again (R-REC-8)', async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const clock = fixedClock('2026-07-01T10:00:00.000Z')
+    const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'], user: 'default', source: 'user' as const }
+    const level = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+    // The set's write is held, then fails as a full disk would; every other write goes through.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let writes = 0
+    const store: typeof level = {
+      ...level,
+      addObservations: (observations, sessions) => (writes++ === 0 ? held.then(() => Promise.reject(new Error('disk full'))) : level.addObservations(observations, sessions)),
+    }
+    const memory = createDecisionMemory({ store, policy, clock })
+    const set = memory.observe([{ ...checks, user_choice: ['Lint', 'Unit tests'], decision_id: 'set' }])
+    const refused = memory.observe([{ ...checks, user_choice: ['Lint', 'E2E'], multi_select: false, decision_id: 'refused' }])
+    const one = memory.observe([{ ...checks, user_choice: 'Unit tests', decision_id: 'one' }])
+    await expect(refused).rejects.toMatchObject({ code: 'multiple_choices' })
+    release()
+    await expect(set).rejects.toThrow('disk full')
+    await one
+    // Nothing under way is left at the point: a string sent now reads at once, the set not stored.
+    await memory.observe([{ ...checks, user_choice: 'E2E', decision_id: 'after' }])
+    const stored = []
+    for await (const o of level.observationsOf('default')) stored.push([o.decision_id, o.chosen, o.multi_select])
+    expect(stored).toEqual([
+      ['one', ['Unit tests'], false],
+      ['after', ['E2E'], false],
+    ])
+  })
 })
