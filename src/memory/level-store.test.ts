@@ -102,4 +102,44 @@ describe('latestMultiSelectAt at a point in core', () => {
     expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(true)
     await store.close()
   })
+
+  it('keeps nothing of a read that a forget of its user raced, and tells the choices made after it', async () => {
+    const { store, waits, arm } = await heldAtAlicesHead()
+    const now = new Date('2026-07-09T00:00:00.000Z')
+    await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-01T00:00:00.000Z' })], [])
+    await store.readPoint('alice', 'tier', now, () => null)
+    await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-02T00:00:00.000Z' })], [])
+    arm()
+    const asked = store.latestMultiSelectAt('alice', 'tier', now)
+    await waits.reached
+    // Forgotten while the read waits on the head it read before; then back with a choice dated
+    // before the ones forgotten, which a kept read would still count as later.
+    await store.forgetUser('alice')
+    waits.release()
+    await asked
+    await store.addObservations([observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-06-30T00:00:00.000Z' })], [])
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(false)
+    await store.readPoint('alice', 'tier', now, () => null)
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(false)
+    await store.close()
+  })
+
+  it('keeps the latest choice as it was through a write that failed and a re-send stored already', async () => {
+    const db = new InstrumentedLevel()
+    const store = await createLevelStore(db as never)
+    const now = new Date('2026-07-09T00:00:00.000Z')
+    const sent = observation({ chosen: ['Lint', 'Test'], multi_select: true, decision_id: 'd-1', timestamp: '2026-07-01T00:00:00.000Z' })
+    await store.addObservations([sent], [])
+    await store.readPoint('alice', 'tier', now, () => null)
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(true)
+    db.failBatch(1)
+    await expect(store.addObservations([observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-02T00:00:00.000Z' })], [])).rejects.toThrow('injected fault')
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(true)
+    // Sent again under its decision_id, single-select and later, beside a new choice elsewhere: nothing of it stored.
+    const again = observation({ ...sent, id: 'obs-again', chosen: ['Lint'], multi_select: false, timestamp: '2026-07-03T00:00:00.000Z' })
+    const result = await store.addObservations([again, observation({ point: 'other', chosen: ['Lint'], timestamp: '2026-07-03T00:00:00.000Z' })], [])
+    expect(result.duplicates).toEqual(['d-1'])
+    expect(await store.latestMultiSelectAt('alice', 'tier', now)).toBe(true)
+    await store.close()
+  })
 })
