@@ -89,4 +89,25 @@ describe('createDecisionMemory', () => {
       ['after', ['E2E'], false],
     ])
   })
+  it("reads a string's latest choice by its moment after a clock stepped back, whether or not a recommendation read it before (R-REC-8)", async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'], user: 'default' }
+    const outcomes = []
+    for (const recommended of [false, true]) {
+      const clock = fixedClock('2026-07-01T10:00:00.000Z')
+      const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+      const memory = createDecisionMemory({ store, policy, clock })
+      await memory.observe([{ ...checks, source: 'user', user_choice: ['Lint', 'Unit tests'] }])
+      if (recommended) await memory.recommend({ ...checks })
+      // Stepped back an hour: the string, dated then, comes before the set, and no choice before it.
+      clock.set('2026-07-01T09:00:00.000Z')
+      await memory.observe([{ ...checks, source: 'user', user_choice: 'Unit tests', decision_id: 'one' }])
+      for await (const o of store.observationsOf('default')) if (o.decision_id === 'one') outcomes.push([recommended, o.timestamp, o.multi_select])
+      await store.close()
+    }
+    expect(outcomes).toEqual([
+      [false, '2026-07-01T09:00:00.000Z', false],
+      [true, '2026-07-01T09:00:00.000Z', false],
+    ])
+  })
 })

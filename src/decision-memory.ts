@@ -157,19 +157,21 @@ export function createDecisionMemory(deps: {
   // writes has run since it was read: read from core at a point there (R-MEM-1), else by a reverse
   // seek in archival, which took a computed recommendation from about 340 to 580 µs in process
   // (bench section 2, side by side). A choice dated a few minutes ahead (the clock skew a
-  // timestamp may have) counts once a write of the user's reads the flag again.
-  const latestFlags = new Map<string, { changes: number; multi_select: boolean | undefined }>()
+  // timestamp may have) counts once a write of the user's reads the flag again. Told only as of
+  // the moment it was read or later: as of before it (a clock stepped back), a choice between the
+  // two is not yet made.
+  const latestFlags = new Map<string, { changes: number; at: number; multi_select: boolean | undefined }>()
   async function latestFlagAt(user: string, point: string, asOf: Date, replay: boolean): Promise<boolean | undefined> {
     if (replay) return store.latestMultiSelectAt(user, point, asOf)
     const k = `${user}\u0000${point}`
     const changes = store.changesOf(user)
     const known = latestFlags.get(k)
-    if (known !== undefined && known.changes === changes) return known.multi_select
+    if (known !== undefined && known.changes === changes && known.at <= asOf.getTime()) return known.multi_select
     const flag = await store.latestMultiSelectAt(user, point, asOf)
     if (store.changesOf(user) === changes) {
       // Oldest first out: bounded as core is; a point asked again is read again.
       if (known === undefined && latestFlags.size >= LATEST_FLAGS_KEPT) latestFlags.delete(latestFlags.keys().next().value as string)
-      latestFlags.set(k, { changes, multi_select: flag })
+      latestFlags.set(k, { changes, at: asOf.getTime(), multi_select: flag })
     }
     return flag
   }
