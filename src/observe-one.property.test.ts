@@ -7,6 +7,7 @@ import { createDecisionMemory } from './decision-memory'
 import type { ObservationInput } from './domain/observation'
 import type { CompiledPolicy } from './domain/policy'
 import { createLevelStore } from './memory/level-store'
+import type { MemoryStore } from './memory/store'
 
 /*
  * observe stores a batch of one without the batch machinery (observeOne, d1a7cd65): over small
@@ -82,6 +83,64 @@ describe('observe, a batch of one against the same observation in a batch of sev
         expect(await outcome(steps, false)).toEqual(await outcome(steps, true))
       }),
       { numRuns: 150 },
+    )
+  })
+})
+
+/** `n` turns of the microtask queue. */
+async function hops(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve()
+}
+
+const sent = fc.record({
+  choice: fc.constantFrom<string | string[]>('Lint', 'Unit tests', 'Lint, E2E', ['Lint', 'Unit tests'], ['E2E']),
+  source: fc.constantFrom<'user' | 'auto-resolved'>('user', 'user', 'user', 'auto-resolved'),
+  batch: fc.boolean(),
+  start: fc.nat(6),
+  write: fc.nat(6),
+})
+
+describe('observe, sent at once at one point, alone or in batches', () => {
+  it('stores no string single-select after a multi-select choice of the user in archival, in any interleaving', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(sent, { minLength: 2, maxLength: 5 }), async (all) => {
+        const level = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+        // Each write held a few turns, as its own: the writes land in any order.
+        const writeHops = new Map(all.map((s, i) => [`s-${i}`, s.write]))
+        const store: MemoryStore = {
+          ...level,
+          addObservations: async (observations, sessions) => {
+            await hops(writeHops.get(observations.find((o) => o.user === 'alice')?.decision_id ?? '') ?? 0)
+            return level.addObservations(observations, sessions)
+          },
+        }
+        const memory = createDecisionMemory({ store, policy, clock: fixedClock(T0) })
+        try {
+          await Promise.all(
+            all.map(async (s, i) => {
+              await hops(s.start)
+              const input = { ...CHECKS, user_choice: s.choice, source: s.source, decision_id: `s-${i}` } as ObservationInput
+              await memory.observe(s.batch ? [input, { ...ELSEWHERE, decision_id: `e-${i}` }] : [input])
+            }),
+          )
+          const stored = []
+          for await (const o of level.observationsOf('alice')) stored.push(o)
+          // All of one moment: a string reads every choice before it in archival, and may read
+          // one after it there, made at its moment and stored by the time it read.
+          const sets = stored.filter((o) => o.source === 'user' && o.multi_select).length
+          let latestOwn: boolean | undefined
+          for (const o of stored) {
+            const s = all[Number(o.decision_id?.slice(2))] as (typeof all)[number]
+            const why = `${o.decision_id} of ${JSON.stringify(all)}`
+            if (Array.isArray(s.choice) || latestOwn === true) expect(o.multi_select, why).toBe(true)
+            else if (sets === 0) expect(o.multi_select, why).toBe(false)
+            if (o.source === 'user') latestOwn = o.multi_select
+          }
+        } finally {
+          await level.close()
+        }
+      }),
+      { numRuns: 200 },
     )
   })
 })
