@@ -90,6 +90,141 @@ describe('createDecisionMemory', () => {
       ['after', ['E2E'], false],
     ])
   })
+  it('answers alike live, rebuilt after a demotion and replayed as_of, when ids reach the store out of their order (R-MEM-4, R-REC-2)', async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const T = '2026-07-01T10:00:00.000Z'
+    const queue = { question: 'Which message queue?', header: 'Queue', all_options: ['Kafka', 'RabbitMQ', 'NATS'], user: 'alice', session_id: 's-1', source: 'user' as const }
+    const database = { question: 'Which database?', header: 'Database', all_options: ['Postgres', 'MySQL'], user: 'alice', session_id: 's-1', source: 'user' as const }
+    // A static default none chose: a tie goes to the most recent choice (R-REC-2).
+    const ask = { user: 'alice', session_id: 's-1', question: queue.question, header: queue.header, all_options: queue.all_options, static_default: 'NATS' }
+    // The service's own answers first, 0 to 24 of them (not evidence): core counts the observations
+    // waiting at a point into its cells once 8 to 24 wait, so that some of these counts fold the
+    // choices that land first into the cells before the string lands.
+    for (const answers of Array.from({ length: 25 }, (_, i) => i)) {
+      for (const batch of [false, true]) {
+        const why = `${answers} answers, batch ${batch}`
+        const clock = fixedClock(T)
+        // Room for one aggregate in core: a read of the database's point demotes the queue's.
+        const level = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: { ...policy, core: { max_entries: 1 } } })
+        // The write of `held` waits until it is let go; the order the queue's writes reach the store is noted.
+        let letGo = () => {}
+        const gate = new Promise<void>((resolve) => (letGo = resolve))
+        let atGate = () => {}
+        const holding = new Promise<void>((resolve) => (atGate = resolve))
+        const landed: string[] = []
+        const store: typeof level = {
+          ...level,
+          addObservations: async (observations, sessions) => {
+            if (observations.some((o) => o.decision_id === 'held')) {
+              atGate()
+              await gate
+            }
+            for (const o of observations) if (o.user === 'alice' && o.header === 'Queue') landed.push(o.decision_id as string)
+            return level.addObservations(observations, sessions)
+          },
+        }
+        // A memory per read: none answers from an answer it kept.
+        const fresh = () => createDecisionMemory({ store, policy, clock })
+        const memory = fresh()
+        for (const [i, choice] of ['Kafka', 'RabbitMQ', 'Kafka', 'RabbitMQ', 'Kafka'].entries()) await memory.observe([{ ...queue, user_choice: choice, decision_id: `h-${i}` }])
+        for (let i = 0; i < 12; i++) await memory.observe([{ ...database, user_choice: 'Postgres', decision_id: `d-${i}` }])
+        const point = (await fresh().recommend(ask)).point
+        expect(await level.inCore('alice', point), why).toBe(true)
+        for (let i = 0; i < answers; i++) await memory.observe([{ ...queue, source: 'auto-resolved', user_choice: 'NATS', multi_select: false, decision_id: `a-${i}` }])
+        // At one moment: an answer of the service's, held in its write; a string, which reads the
+        // history, sent next, so waiting for it; then two choices said single-select, which read
+        // nothing and land first. The string's id is before theirs, its write after them.
+        const held = memory.observe([{ ...queue, source: 'auto-resolved', user_choice: 'NATS', decision_id: 'held' }])
+        await holding
+        const string = { ...queue, user_choice: 'RabbitMQ', decision_id: 'string' }
+        const waiting = memory.observe(batch ? [string, { ...database, user: 'bob', user_choice: 'MySQL' }] : [string])
+        await memory.observe([{ ...queue, user_choice: 'Kafka', multi_select: false, decision_id: 'kafka' }])
+        await memory.observe([{ ...queue, user_choice: 'RabbitMQ', multi_select: false, decision_id: 'rabbit' }])
+        letGo()
+        await Promise.all([held, waiting])
+        expect(landed.slice(-4), why).toEqual(['kafka', 'rabbit', 'held', 'string'])
+        const stored = (await level.observationsAt('alice', point)).map((o) => o.decision_id)
+        expect(stored.slice(-4), why).toEqual(['held', 'string', 'kafka', 'rabbit'])
+        // Recall is newest first as archival orders them, whatever order they landed in.
+        expect((await level.recallAt('alice', point)).map((o) => o.decision_id), why).toEqual([...stored].reverse())
+        // 4 choices each at one moment: the tie goes to the one recorded last, `rabbit`, in core too.
+        expect(await level.inCore('alice', point), why).toBe(true)
+        const live = await fresh().recommend(ask)
+        expect(live.recommended, why).toBe('RabbitMQ')
+        await fresh().recommend({ user: 'alice', session_id: 's-1', question: database.question, header: database.header, all_options: database.all_options })
+        expect(await level.inCore('alice', point), why).toBe(false)
+        expect(await fresh().recommend(ask), `rebuilt, ${why}`).toEqual(live)
+        clock.advance(60_000)
+        await memory.observe([{ ...queue, user_choice: 'Kafka', decision_id: 'later' }])
+        expect(await fresh().recommend({ ...ask, as_of: T }), `as_of, ${why}`).toEqual(live)
+        await level.close()
+      }
+    }
+  })
+  it("tells a point's latest choice alike live, rebuilt after a demotion and replayed as_of, when a string read before a set lands after it (R-MEM-4, R-REC-8)", async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const T = '2026-07-01T10:00:00.000Z'
+    const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'], user: 'alice', source: 'user' as const }
+    const database = { question: 'Which database?', header: 'Database', all_options: ['Postgres', 'MySQL'], user: 'alice', source: 'user' as const }
+    const ask = { user: 'alice', question: checks.question, header: checks.header, all_options: checks.all_options }
+    const clock = fixedClock(T)
+    // Room for one aggregate in core: a read of the database's point demotes the checks'.
+    const level = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: { ...policy, core: { max_entries: 1 } } })
+    // The first read of the latest choice once `hold` is set is done, and its answer held until let go.
+    let hold = false
+    let letGo = () => {}
+    const gate = new Promise<void>((resolve) => (letGo = resolve))
+    let atGate = () => {}
+    const holding = new Promise<void>((resolve) => (atGate = resolve))
+    const landed: string[] = []
+    const store: typeof level = {
+      ...level,
+      latestMultiSelectAt: async (user, point, asOf) => {
+        const flag = await level.latestMultiSelectAt(user, point, asOf)
+        if (hold) {
+          hold = false
+          atGate()
+          await gate
+        }
+        return flag
+      },
+      addObservations: async (observations, sessions) => {
+        for (const o of observations) if (o.header === 'Checks') landed.push(o.decision_id as string)
+        return level.addObservations(observations, sessions)
+      },
+    }
+    const fresh = () => createDecisionMemory({ store, policy, clock })
+    const memory = fresh()
+    for (const [i, choice] of ['Lint', 'E2E', 'Lint', 'Unit tests', 'Lint'].entries()) await memory.observe([{ ...checks, user_choice: choice, decision_id: `h-${i}` }])
+    for (let i = 0; i < 12; i++) await memory.observe([{ ...database, user_choice: 'Postgres', decision_id: `d-${i}` }])
+    const point = (await fresh().recommend(ask)).point
+    expect(await level.inCore('alice', point)).toBe(true)
+    // At one moment: the string reads a single-select point, then the set sent after it lands
+    // before the string's write. The set, recorded last, is the point's latest choice.
+    hold = true
+    const string = memory.observe([{ ...checks, user_choice: 'Unit tests', decision_id: 'string' }])
+    await holding
+    await memory.observe([{ ...checks, user_choice: ['Lint', 'Unit tests'], decision_id: 'set' }])
+    letGo()
+    await string
+    expect(landed.slice(-2)).toEqual(['set', 'string'])
+    const stored = await level.observationsAt('alice', point)
+    expect(stored.slice(-2).map((o) => [o.decision_id, o.multi_select])).toEqual([
+      ['string', false],
+      ['set', true],
+    ])
+    expect(await level.inCore('alice', point)).toBe(true)
+    const live = await fresh().recommend(ask)
+    expect([live.multi_select, await level.latestMultiSelectAt('alice', point, new Date(T))]).toEqual([true, true])
+    await fresh().recommend({ user: 'alice', question: database.question, header: database.header, all_options: database.all_options })
+    expect(await level.inCore('alice', point)).toBe(false)
+    expect(await level.latestMultiSelectAt('alice', point, new Date(T)), 'rebuilt').toBe(true)
+    expect(await fresh().recommend(ask), 'rebuilt').toEqual(live)
+    clock.advance(60_000)
+    await memory.observe([{ ...checks, user_choice: 'Lint', multi_select: false, decision_id: 'later' }])
+    expect(await fresh().recommend({ ...ask, as_of: T }), 'as_of').toEqual(live)
+    await level.close()
+  })
   it("reads a string's latest choice by its moment after a clock stepped back, whether or not a recommendation read it before (R-REC-8)", async () => {
     const policy = await loadPolicy(DEFAULT_POLICY_FILE)
     const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'], user: 'default' }
