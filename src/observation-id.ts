@@ -10,7 +10,10 @@ const SEQUENCE_SPAN = 0x1000000
  * (a hook's several answers, a batch, sent back to back) are ordered by their ids: the sequence
  * makes that the order they were made in, which the latest choice (a request's multi_select), the
  * latest question, an export, a `why` and a tie of one moment (R-REC-2) read. Without it, those of
- * one millisecond were ordered by their random digits.
+ * one millisecond were ordered by their random digits. An id is made as its observe call arrives
+ * (decision-memory.ts), so it may reach the store after later ones (a string choice waiting for a
+ * write at its point): what reads that order reads it by the ids, never by the order of the writes
+ * (the aggregates keep the latest by moment, then id, and core counts what waits in archival's order).
  *
  * The sequence restarts only at a millisecond later than any seen, and the id names that latest
  * millisecond, not the clock's, so that a clock stepped back keeps the ids rising (an id naming
