@@ -1,5 +1,6 @@
 import type { Clock } from './clock'
-import type { Decisions } from './decisions/decisions'
+import type { CheckRequest, Decisions } from './decisions/decisions'
+import type { Verdict } from './decisions/constraints'
 import { onceEach } from './decisions/constraints'
 import { applyDecisions, askOverGlobalLimits, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy, type PointWhyQuery } from './decisions/explain-point'
@@ -67,6 +68,13 @@ export interface DecisionMemory extends DataRights {
    * them saves): send them, never write to them. Callers that need an object use `recommend`.
    */
   recommendJson(request: RecommendationRequest): Promise<Uint8Array<ArrayBuffer>>
+  /**
+   * Checks an action or a choice against the decisions in force (R-CON-3). With a `user`, a string
+   * choice at a point neither the request (`multi_select`) nor the policy says is read as the user's
+   * latest own choice there was asked (as of `as_of`), as capture stores it: at a multi-select point,
+   * the labels it joins. Without one, as the decisions alone read it.
+   */
+  check(request: CheckRequest): Promise<Verdict>
   /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
   why(query: PointWhyQuery): Promise<PointWhy>
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
@@ -623,6 +631,17 @@ export function createDecisionMemory(deps: {
   }
 
   const memory: DecisionMemory = {
+    async check(request) {
+      if (decisions === undefined) throw new Error('a check needs the decisions: create the memory with them')
+      const { user, point, choice } = request
+      const unsaid = request.multi_select === undefined && request.multiSelect === undefined && (point === undefined || pointPolicy(point, policy)?.multi_select === undefined)
+      if (user === undefined || point === undefined || typeof choice !== 'string' || !unsaid) return decisions.check(request)
+      // Checked here as the check checks it (the same refusal), since the history is read as of it.
+      const now = clock.now()
+      const asOf = checkTimestamp(request.as_of, now, 'as_of')
+      const latest = await latestFlagAt(user, point, asOf ?? now, asOf !== undefined)
+      return decisions.check({ ...request, latest_multi_select: latest })
+    },
     policy,
     clock,
     ...createDataRights(deps),

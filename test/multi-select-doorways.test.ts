@@ -158,3 +158,54 @@ describe('the labels a plan shows at each strength, picked and sent back by the 
     }
   })
 })
+
+describe("a string choice checked at a point multi-select by the user's history, as capture stores it (R-CON-3, R-CAP-5)", () => {
+  /** The sets' store with a required `must_not E2E tests` at their point, and that point. */
+  async function withRule() {
+    const app = await withSets()
+    const { point } = (await app.call('POST', '/v1/recommendations', { question: CHECKS.question, header: CHECKS.header, all_options: CHECKS.options, project: PROJECT })).body
+    const rule = { title: 'No E2E before a PR', decision: 'Run no E2E tests.', rationale: 'They take an hour.', enforce: 'required', status: 'accepted', scope: { points: [point] }, constraints: [{ kind: 'must_not', option: 'E2E tests' }] }
+    expect((await app.call('POST', '/v1/decisions', rule)).status).toBe(201)
+    return { app, point: point as string }
+  }
+  const ANSWER = 'Lint, format, E2E tests'
+
+  it('through the route: with the user, blocked as the {Lint, format; E2E tests} capture stores; without one, as before', async () => {
+    const { app, point } = await withRule()
+    const checked = await app.call('POST', '/v1/decisions/check', { choice: ANSWER, point, user: 'default' })
+    expect(checked.status).toBe(200)
+    expect(checked.body).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+    // A ?user= naming the body's user is let pass, as on the routes that read theirs in the body.
+    expect((await app.call('POST', `/v1/decisions/check?user=default`, { choice: ANSWER, point, user: 'default' })).body.allowed).toBe(false)
+    // Another user, who has no history at the point, and no user at all: one label, as before.
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ANSWER, point, user: 'bob' })).body.allowed).toBe(true)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ANSWER, point })).body.allowed).toBe(true)
+    // The request saying single-select wins over the history.
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ANSWER, point, user: 'default', multi_select: false })).body.allowed).toBe(true)
+    // As capture stores the same answer.
+    const stored = await app.call('POST', '/v1/observations', { question: CHECKS.question, header: CHECKS.header, all_options: CHECKS.options, project: PROJECT, user_choice: ANSWER })
+    expect(stored.status).toBe(201)
+    const [last] = (await app.store.observationsAt('default', point)).filter((o) => !o.decision_id?.startsWith('set-'))
+    expect(last?.chosen).toEqual(['Lint, format', 'E2E tests'])
+  })
+
+  it('through the route with as_of: read as the history stood then (before the sets, one label)', async () => {
+    const { app, point } = await withRule()
+    const before = new Date(Date.parse(START) - 60_000).toISOString()
+    // The decision did not exist then either: nothing blocks; as of now, the history and the decision do.
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ANSWER, point, user: 'default', as_of: before })).body.allowed).toBe(true)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ANSWER, point, user: 'default', as_of: app.clock.now().toISOString() })).body.allowed).toBe(false)
+  })
+
+  it("through the MCP tool check_decision: the server's user by default, as record_choice takes it", async () => {
+    const { app, point } = await withRule()
+    const client = await mcpClient(app)
+    const called = await client.callTool({ name: 'check_decision', arguments: { choice: ANSWER, point } })
+    expect(called.isError, JSON.stringify(called.content)).toBeFalsy()
+    const verdict = (answer: typeof called) => JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? 'null')
+    expect(verdict(called)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+    const other = await client.callTool({ name: 'check_decision', arguments: { choice: ANSWER, point, user: 'bob' } })
+    expect(verdict(other)).toMatchObject({ allowed: true })
+    await client.close()
+  })
+})

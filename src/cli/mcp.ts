@@ -292,7 +292,7 @@ export function mcpBackend(made: McpCall): McpBackend {
       return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET', ROUTE_ANSWERS.whyDecision, true)
     },
     // A check counts the pulses of the decisions it reaches, but an audit (as_of) counts none.
-    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request), 'POST', ROUTE_ANSWERS.check, request.as_of !== undefined),
+    check: (request) => call('/v1/decisions/check', request, (memory) => memory.check(request), 'POST', ROUTE_ANSWERS.check, request.as_of !== undefined),
     // As `why FILE` lists them: an answer without its `decisions` is no decision-memory's, not "none behind the file".
     listDecisions: (query) => {
       const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`

@@ -151,6 +151,14 @@ export interface CheckRequest extends ApplicabilityQuery, AsOf {
   multi_select?: boolean | undefined
   /** AskUserQuestion's spelling of `multi_select`, taken for it; the two given and different are refused. */
   multiSelect?: boolean | undefined
+  /**
+   * The user whose choice it is: where neither `multi_select` nor the point's policy says, a string
+   * choice is read as the user's latest own choice at the point was asked, as capture stores it
+   * (DecisionMemory.check reads it into `latest_multi_select`). Decisions themselves are every user's.
+   */
+  user?: string | undefined
+  /** Whether the user's latest own choice at `point` was multi-select, read where neither the request nor the policy says. */
+  latest_multi_select?: boolean | undefined
 }
 
 /**
@@ -1282,7 +1290,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     },
 
     async check(request) {
-      const { as_of, all_options, multi_select: said, multiSelect, ...run } = request
+      // The user only says how the point was asked (latest_multi_select, read by DecisionMemory.check): no decision is one user's.
+      const { as_of, all_options, multi_select: said, multiSelect, user: _user, latest_multi_select, ...run } = request
       const asOf = auditAt({ as_of })
       // Either spelling, as a recommendation takes it; the two different are refused naming multiSelect.
       const multi_select = multiSelectOf({ multi_select: said, multiSelect })
@@ -1297,7 +1306,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       // musts of two options do not contradict there), and an answer joined with ", " (as
       // AskUserQuestion gives one) the labels it joins, split among the options known; an array
       // of one at a single-select question is that option (must be, and they do).
-      const readAs = multi_select ?? (run.point === undefined ? undefined : pointPolicy(run.point, policy)?.multi_select)
+      // Neither saying, a string as the user's latest own choice at the point was asked, as capture reads it.
+      const readAs = multi_select ?? (run.point === undefined ? undefined : pointPolicy(run.point, policy)?.multi_select) ?? latest_multi_select
       if (readAs === true && typeof run.choice === 'string') run.choice = joinedLabels(run.choice, offered ?? optionsNamed(found, run.point, defaultAt))
       else if (readAs === false && Array.isArray(run.choice)) run.choice = run.choice[0]
       const checked = checkAgainst(found, { ...run, offered }, matchPatterns, defaultAt)

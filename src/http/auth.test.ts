@@ -201,12 +201,13 @@ describe('bearer auth (R-SVC-4)', () => {
       return withToken
     }
     // A route that takes no ?user=: its 400 names the parameter, whoever it names.
+    expect(await answers('GET', '/v1/decisions/pulses?user=bob')).toEqual([400, 'invalid_request', [{ path: 'user', message: 'unknown query parameter: this route takes none' }]])
+    // A check reads its user in its body: one the query names otherwise (or with none in the body) is told to be given there.
     expect(await answers('POST', '/v1/decisions/check?user=bob', { choice: 'Tier L', point: 'tier' })).toEqual([
       400,
       'invalid_request',
-      [{ path: 'user', message: 'unknown query parameter: this route takes none' }],
+      [{ path: 'user', message: 'give the user in the body, not in the query' }],
     ])
-    expect((await answers('GET', '/v1/decisions/pulses?user=bob'))[0]).toBe(400)
     // A route that acts for its body's user: one the query names otherwise is told to be given in the body.
     expect(await answers('POST', '/v1/observations?user=bob', { ...TIER, user: 'alice' })).toEqual([
       400,
@@ -236,8 +237,6 @@ describe('bearer auth (R-SVC-4)', () => {
       expect(withToken, `${method} ${path} ${JSON.stringify(body)} with auth`).toEqual(without)
       return withToken
     }
-    // A route whose body has no user: the field is unknown there, whoever it names.
-    expect(await answers('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'tier', user: 'bob' })).toEqual([400, 'invalid_request', [{ path: 'user', message: 'unknown field' }]])
     // A write's user spaced at its ends, in a body or an item of an array: refused as the field's, not as another user.
     const spaced = [{ path: 'user', message: 'no spaces at its ends: " alice " would be another name than "alice"' }]
     expect(await answers('POST', '/v1/observations', { ...TIER, user: ' alice ' })).toEqual([400, 'invalid_request', spaced])
@@ -245,6 +244,11 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await answers('POST', '/v1/observations', [{ ...TIER, user: 'alice' }, { ...TIER, user: ' alice ' }]))[2]).toEqual([{ ...spaced[0], path: '1.user' }])
     // A user the route takes is still the token's to act for: another's, or one spaced where a read takes it (a session stored so), is refused.
     expect((await withAuth.call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
+    // A check's user too, whose history it reads; its own, or none, is checked.
+    const check = { choice: 'Tier L', point: 'tier' }
+    expect((await withAuth.call('POST', '/v1/decisions/check', { ...check, user: 'bob' }, as(ALICE))).status).toBe(403)
+    expect((await withAuth.call('POST', '/v1/decisions/check', { ...check, user: 'alice' }, as(ALICE))).status).toBe(200)
+    expect((await withAuth.call('POST', '/v1/decisions/check', check, as(ALICE))).status).toBe(200)
     expect((await withAuth.call('PUT', '/v1/sessions/s-1/personalization', { user: ' alice ' }, as(ALICE))).status).toBe(403)
     expect((await withAuth.call('GET', '/v1/users/alice/preferences', undefined, as(ALICE))).body.points).toEqual([])
   })

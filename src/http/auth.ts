@@ -71,7 +71,7 @@ async function namedUsers(c: Context, routeUsers: RouteUsersOf): Promise<NamedUs
   // `user` (unknown there, or another than its body's user): a 403 for a parameter the route never
   // read sent alice looking for bob's token to check a choice or record her own.
   else for (const user of c.req.queries('user') ?? []) if (read.query?.safeParse(user).success === true) users.push(user.normalize('NFC'))
-  // So is a body's `user`, where the route's body has one: a check's `user`, an unknown field, is
+  // So is a body's `user`, where the route's body has one: an import's `user`, an unknown field, is
   // refused by the route naming it, and a write's ` alice ` with the words that it is spaced.
   const json = /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')
   if ((c.req.method === 'POST' || c.req.method === 'PUT') && read.body !== undefined && !FOREIGN_BODIES.has(c.req.path) && json) {

@@ -199,6 +199,13 @@ export const SupersedeBody = z
   })
   .openapi('DecisionSupersede')
 
+/** What a check's `user` is for, said by the route and the MCP tool `check_decision`. */
+export const CHECK_USER =
+  'The user making `choice`: where neither `multi_select` nor the point\'s policy says whether the question was multi-select, one label (a string) is read as ' +
+  "this user's latest own choice at `point` was asked, as capture stores it: after a multi-select one, an answer joined with `, ` is the options it joins. " +
+  'Left out, the choice is read as the request or the policy says alone. ' +
+  "The decisions are every user's; with auth on, the token must act for this user."
+
 export const CheckBody = z
   .strictObject({
     // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
@@ -240,6 +247,8 @@ export const CheckBody = z
     }),
     // As a recommendation and an observation take it: an orchestrator copying its AskUserQuestion question sends this spelling.
     multiSelect: MultiSelectAlias,
+    // Read, never written under: a name stored spaced at its ends is read as it is stored.
+    user: IdentifierSchema.optional().meta({ description: CHECK_USER }),
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string({ error: wrongTypeSaid('a path such as services/billing') }).min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
     stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),

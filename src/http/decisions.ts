@@ -22,6 +22,7 @@ import {
 } from './decision-schemas'
 import { authorizeUsers, forEveryUser } from './auth'
 import { ErrorSchema, markWrites, markWritesNothing } from './errors'
+import { refuseOtherQueryUser } from './query-user'
 import { createRouter } from './router'
 
 const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
@@ -105,9 +106,15 @@ const check = createRoute({
     'a `choice` with no `point` against the `must_not` options and limits of every decision that applies, at each point it is bound to (a `must` or `prefer` does not block it: it may be made at another point). ' +
     'Required decisions block; advisory ones warn. ' +
     'Each decision checked counts a recall pulse. With `as_of`, an audit ("why was this command blocked last ' +
-    'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse.',
+    'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse. ' +
+    "With a `user`, a one-label `choice` at a point neither `multi_select` nor the policy says is read as that user's latest own choice there was asked, " +
+    'as capture stores it (after a multi-select one, `Lint, E2E tests` is both options), as of `as_of` for an audit; with auth on, the token must act for that user (else 403).',
   request: { body: { required: true, ...json(CheckBody) } },
-  responses: { 200: { description: 'The verdict', ...json(VerdictSchema) }, 400: invalid },
+  responses: {
+    200: { description: 'The verdict', ...json(VerdictSchema) },
+    400: invalid,
+    403: { description: 'With auth on, the token may not act for the `user` of the body', ...json(ErrorSchema) },
+  },
 })
 
 const importRecords = createRoute({
@@ -224,12 +231,7 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
       return c.json({ decisions: await decisions.applicable(c.req.valid('query'), { count }) }, 200)
     })
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
-    .openapi(check, async (c) => {
-      const body = c.req.valid('json')
-      // An audit (as_of) reads the decisions as they stood then and counts no pulse: it writes nothing.
-      if (body.as_of !== undefined) markWritesNothing(c)
-      return c.json(await decisions.check(body), 200)
-    })
+    .route('/', checkRoute(memory))
     .openapi(forEveryUser('import decisions, which every user shares', importRecords), async (c) => {
       const { records, dry_run, ...folder } = c.req.valid('json')
       // A dry run stores nothing: a store failure of it is said as of a read.
@@ -250,4 +252,19 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
       markWrites(c)
       return c.json(await memory.why(q), 200)
     })
+}
+
+/**
+ * `POST /v1/decisions/check`, on a router of its own: it reads a user in its body (whose history
+ * says how a string choice was asked), and takes a `?user=` naming that user as the routes that do.
+ */
+function checkRoute(memory: DecisionMemory) {
+  return createRouter({ queryUser: true }).openapi(check, async (c) => {
+    const body = c.req.valid('json')
+    refuseOtherQueryUser(c, body.user === undefined ? [] : [body.user], 'body', 'no user')
+    authorizeUsers(c, body.user === undefined ? [] : [body.user])
+    // An audit (as_of) reads the decisions as they stood then and counts no pulse: it writes nothing.
+    if (body.as_of !== undefined) markWritesNothing(c)
+    return c.json(await memory.check(body), 200)
+  })
 }

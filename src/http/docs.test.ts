@@ -340,6 +340,7 @@ describe('the ?user= a route reading its user from the body or the path lets pas
     expect(listing.sort()).toEqual(
       [
         'delete /v1/users/{user}',
+        'post /v1/decisions/check',
         'get /v1/users/{user}/export',
         'get /v1/users/{user}/preferences',
         'post /v1/observations',

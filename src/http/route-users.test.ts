@@ -92,6 +92,7 @@ describe('routeUsers: where each route reads the user it acts for', () => {
     expect(seen.sort()).toEqual([
       'GET /v1/sessions/{id}/personalization',
       'GET /v1/why',
+      'POST /v1/decisions/check',
       'POST /v1/hooks/claude-code',
       'POST /v1/observations',
       'POST /v1/plan',

@@ -37,7 +37,7 @@ interface ZodDef {
 /**
  * The schema of the `user` field of a body (or of each of its items) `schema` validates, the first
  * found through arrays, tuples, unions, intersections, pipes, defaults and lazy schemas; undefined
- * where a body has none (a decision's, a check's, a hook's payload). One missed here is not judged
+ * where a body has none (a decision's, an import's, a hook's payload). One missed here is not judged
  * before its route (which still checks the user it acts for): `Base.and(…)` or `z.lazy(…)` was
  * missed, and a request naming another user in such a body was answered the route's 400 for its
  * other fields, not the 403 every other route's body gets.

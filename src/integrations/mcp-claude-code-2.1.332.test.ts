@@ -9,6 +9,7 @@ import { createTestApp } from '../../test/support/test-app'
 import { commandLine } from '../config/bin-path'
 import { packageVersion } from '../cli/package-version'
 import { briefPointWhy } from '../decisions/point-why-brief'
+import { CHECK_USER } from '../http/decision-schemas'
 import { createMcpServer, type BackendAnswer, type McpBackend } from './mcp'
 
 /**
@@ -213,6 +214,24 @@ const DIVERGENCES: Divergence[] = [
     where: /^tools\/list .*\[record_choice\]\.inputSchema\.properties\.user_choice\.description$/,
     captured: 'read as labels only with multi_select true or at a point the policy makes multi-select, else kept as free text); ',
     now: 'read as labels only with multi_select true, at a point the policy makes multi-select, or, neither saying, where the latest choice of the user at the point was multi-select, else kept as free text); ',
+  },
+  {
+    why: "check_decision takes a user, the server's by default as the other tools': a string choice at a point neither multi_select nor the policy says is read as the user's latest own choice there was asked, as record_choice stores it (a check of `Lint, E2E tests` after a multi-select answer was allowed where capture stores both)",
+    where: /^tools\/list \.result$/,
+    // As why's user (a read, the scenario's $DECISION_MEMORY_USER by default), described for the check.
+    reads: (captured) => {
+      const { tools } = captured as { tools: Array<{ name: string; inputSchema: { properties: Record<string, { description: string }> } }> }
+      const user = tools.find((t) => t.name === 'why')?.inputSchema.properties.user
+      const check = tools.find((t) => t.name === 'check_decision')
+      if (user !== undefined && check !== undefined) check.inputSchema.properties.user = { ...user, description: user.description.replace(/^.*?(?= Default: )/, CHECK_USER) }
+      return captured
+    },
+  },
+  {
+    why: "check_decision's description says how a one-label choice is read by the user's history",
+    where: /^tools\/list .*\.tools\[check_decision\]\.description$/,
+    captured: /(e\.g\. to see why a command was blocked\.)$/,
+    now: "$1 A one-label `choice` at a point whose question's kind neither `multi_select` nor the policy says is read as the `user`'s latest own choice there was asked, as `record_choice` stores it: after a multi-select one, `Lint, E2E tests` is both options.",
   },
   {
     why: "check_decision takes multi_select: a choice of several options is refused at a single-select question, which the point's policy says where the check does not; and multiSelect for it, as recommend and record_choice do",

@@ -234,7 +234,7 @@ describe('createMcpServer: the tools’ input schemas', () => {
     for (const pattern of patterns) expect(pattern).not.toMatch(/\((?:\?[=!]|\?<[=!])/)
     // The user property of the tools that take one: the names they take pass its patterns with or without the u flag.
     const withUser = tools.filter((tool) => tool.inputSchema.properties?.user !== undefined)
-    expect(withUser.map((tool) => tool.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
+    expect(withUser.map((tool) => tool.name).sort()).toEqual(['check_decision', 'plan_questions', 'recommend', 'record_choice', 'why'])
     for (const tool of withUser) {
       const user = tool.inputSchema.properties?.user as { allOf?: Array<{ pattern: string }>; pattern?: string }
       const own = user.allOf?.map((p) => p.pattern) ?? (user.pattern === undefined ? [] : [user.pattern])
@@ -1389,7 +1389,7 @@ describe('createMcpServer: check_decision', () => {
     expect(check?.inputSchema.properties?.as_of).toMatchObject({ type: 'string', format: 'date-time' })
     expect(check?.description).toContain('as_of')
     await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force', as_of: '2026-07-01T10:00:00Z' } })
-    expect(asked).toEqual([{ action: 'git push --force', as_of: '2026-07-01T10:00:00Z' }])
+    expect(asked).toEqual([{ action: 'git push --force', as_of: '2026-07-01T10:00:00Z', user: 'default' }])
     const garbled = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', as_of: 'last tuesday' } })
     expect(garbled.isError).toBe(true)
     expect(JSON.stringify(garbled.content)).toContain('as_of')
@@ -1401,7 +1401,7 @@ describe('createMcpServer: check_decision', () => {
     const { backend, asked } = checkRecording()
     const client = await connected(backend, undefined)
     await client.callTool({ name: 'check_decision', arguments: { choice: ['pg', 'mysql'], point: 'db', multi_select: true } })
-    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multi_select: true }])
+    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multi_select: true, user: 'default' }])
     const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', multi_select: false } })
     expect(alone.isError).toBe(true)
     expect((alone.content as Array<{ text: string }>)[0]?.text).toContain('- multi_select: ')
@@ -1417,7 +1417,7 @@ describe('createMcpServer: check_decision', () => {
     const recommend = tools.find((t) => t.name === 'recommend')
     expect(check?.inputSchema.properties?.multiSelect).toEqual(recommend?.inputSchema.properties?.multiSelect)
     await client.callTool({ name: 'check_decision', arguments: { choice: ['pg', 'mysql'], point: 'db', multiSelect: true } })
-    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multiSelect: true }])
+    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multiSelect: true, user: 'default' }])
     const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', multiSelect: false } })
     expect(alone.isError).toBe(true)
     expect((alone.content as Array<{ text: string }>)[0]?.text).toContain('- multiSelect: ')
@@ -1435,7 +1435,7 @@ describe('createMcpServer: check_decision', () => {
     expect(check?.description).toContain('all_options')
     const options = ['Claude Opus 4.1', { label: 'Claude Sonnet 4.5', description: 'balanced' }]
     await client.callTool({ name: 'check_decision', arguments: { choice: 'Claude Sonnet 4.5', point: 'model-selection', all_options: options } })
-    expect(asked).toEqual([{ choice: 'Claude Sonnet 4.5', point: 'model-selection', all_options: options }])
+    expect(asked).toEqual([{ choice: 'Claude Sonnet 4.5', point: 'model-selection', all_options: options, user: 'default' }])
     const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', all_options: options } })
     expect(alone.isError).toBe(true)
     expect(JSON.stringify(alone.content)).toContain('- all_options: the options offered are read with a choice')

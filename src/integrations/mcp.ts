@@ -30,7 +30,7 @@ import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
 import { wrongTypeSaid } from '../domain/zod-issues'
 import { CARRIED_PROTO_KEY, ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
-import { CheckBody } from '../http/decision-schemas'
+import { CHECK_USER, CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PLAN_IGNORED_FIELDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type RecommendationRequest } from '../domain/recommendation'
@@ -688,8 +688,11 @@ export function createMcpServer(
         'blocked, with the accepted decisions that block it (required) or warn (advisory). A `choice` with no `point` is read at ' +
         'every point the decisions are bound to: blocked where a `must_not` names it or it is over a `limit`, not by a `must`. Give a choice\'s `all_options` (with its `point`), ' +
         'the options the question offered, to have it read among them as `recommend` reads them. With `as_of` (an ISO ' +
-        'time), an audit: checked against the decisions as they stood then, e.g. to see why a command was blocked.',
-      inputSchema: CheckBody,
+        'time), an audit: checked against the decisions as they stood then, e.g. to see why a command was blocked. ' +
+        "A one-label `choice` at a point whose question's kind neither `multi_select` nor the policy says is read as the `user`'s latest own choice there was asked, " +
+        'as `record_choice` stores it: after a multi-select one, `Lint, E2E tests` is both options.',
+      // The user as the other tools take theirs (the server's by default): a read, as `why`'s.
+      inputSchema: CheckBody.safeExtend({ user: IdentifierSchema.prefault(options.defaultUser ?? 'default').meta({ description: `${CHECK_USER} Default: the server's $DECISION_MEMORY_USER, else "default".` }) }),
     },
     async (request) => result(await backend.check(request)),
   )
