@@ -61,9 +61,13 @@ describe('decision-memory why --point', () => {
     const through = await runCli(['why', '--point', 'tier', '--user', 'alice'], { env: { DECISION_MEMORY_URL: service.url, HOME: home }, cwd: home })
     expect(through.code).toBe(1)
     expect(through.stderr).toBe(
-      'decision-memory why: nothing is known of point tier for user alice (point: no observation and no decision at this point); `decision-memory preferences --user alice` lists the points learned about alice\n',
+      'decision-memory why: nothing is known of point tier for user alice; `decision-memory preferences --user alice` lists the points learned about alice\n',
     )
     await service.stop()
+    // Said alike when the command opens the store itself: the same sentence, the hint naming --data.
+    const alike = await runCli(['why', '--point', 'tier', '--user', 'alice', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, HOME: home }, cwd: home })
+    expect(alike.code).toBe(1)
+    expect(alike.stderr).toBe(`decision-memory why: nothing is known of point tier for user alice; \`decision-memory preferences --user alice --data '${data}'\` lists the points learned about alice\n`)
     const local = await runCli(['why', '--point', 'tier', '--user', 'al ice', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, HOME: home }, cwd: home })
     expect(local.code).toBe(1)
     expect(local.stderr).toBe(`decision-memory why: nothing is known of point tier for user al ice; \`decision-memory preferences --user 'al ice' --data '${data}'\` lists the points learned about al ice\n`)

@@ -442,7 +442,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
       if (instead !== undefined) return instead
     }
     if (answer.status === 404 && refused?.error?.code === 'point_not_found') {
-      process.stderr.write(`decision-memory why: ${printable(errorMessage(answer, USER_FROM_FLAG_OR_VARIABLE))}${pointsHint('point_not_found')}\n`)
+      // The message alone, as the command says it when it opens the store itself: the issue
+      // (`point: no observation and no decision at this point`) says again what it says.
+      process.stderr.write(`decision-memory why: ${printable(refused.error.message ?? errorMessage(answer, USER_FROM_FLAG_OR_VARIABLE))}${pointsHint('point_not_found')}\n`)
       return 1
     }
     if (answer.status >= 400) return failure('why', answer, USER_FROM_FLAG_OR_VARIABLE)
