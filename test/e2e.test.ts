@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
-import { connect } from 'node:net'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { connect, createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, runCli, spawnService, type RunningService } from './support/spawn-service'
@@ -128,6 +128,31 @@ describe('the real process (end to end)', () => {
     expect(r.stderr).toContain(`127.0.0.1:${service.port} is in use by another process`)
     expect(r.stderr).not.toMatch(/\n\s+at /)
     expect(r.stdout).toContain('"event":"listen-failed"')
+  })
+
+  it('leaves nothing behind in --data when the port is in use: no store made, a folder that was there untouched', async () => {
+    // The port held by a plain socket: serve finds it taken only once it listens.
+    const held: Server = createServer()
+    await new Promise<void>((listening) => held.listen(0, '127.0.0.1', listening))
+    const port = (held.address() as { port: number }).port
+    try {
+      const parent = tempDir('dm-port-')
+      // A folder (and the one above it) that are not there: a mistyped port made them an empty store.
+      const fresh = join(parent, 'new', 'my data')
+      const made = await runCli(['serve', '--port', String(port), '--data', fresh])
+      expect(made.code).toBe(1)
+      expect(made.stderr).toContain(`127.0.0.1:${port} is in use by another process`)
+      expect(existsSync(join(parent, 'new'))).toBe(false)
+      // A folder the user had, with a file of theirs in it: as it was, nothing added.
+      const kept = join(parent, 'kept')
+      mkdirSync(kept)
+      writeFileSync(join(kept, 'notes.txt'), 'mine')
+      const there = await runCli(['serve', '--port', String(port), '--data', kept])
+      expect(there.code).toBe(1)
+      expect(readdirSync(kept)).toEqual(['notes.txt'])
+    } finally {
+      await new Promise((closed) => held.close(closed))
+    }
   })
 
   it('stops on SIGTERM behind a stdout that takes nothing: dies of the signal after its second, the store closed', async () => {

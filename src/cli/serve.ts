@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerOptions } from 'node:http'
+import { createServer as createSocketServer } from 'node:net'
 import { getRequestListener, serve as serveHttp } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { systemClock } from '../clock'
@@ -124,6 +125,19 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const auth = authFile === undefined ? undefined : await tokensNamed(authFile, values.auth === undefined)
   if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
   if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
+  // A port taken (or an address not this machine's) found before the store is opened: a mistyped
+  // --port made the store in --data (an empty LevelDB, and the folders above it) and only then
+  // failed to listen, leaving them behind; now nothing is made or written. The listen below still
+  // says a port taken in the instant between the two.
+  const refused = await listenRefusal(host, port)
+  if (refused !== undefined) {
+    const why = listenProblem(refused, host, port)
+    logger.error({ event: 'listen-failed', code: refused.code, host, port }, why)
+    process.stderr.write(`decision-memory serve: ${why}\n`)
+    // The log line out before the exit, as stop writes its last ones: a second at most.
+    await Promise.race([destination.end(), new Promise((late) => setTimeout(late, 1000).unref())])
+    process.exit(1)
+  }
   const { store, decisionStore, health, loss } = await openForService(dataDir, policy)
   // What LevelDB dropped of a damaged log as it opened the store, which it says only in its own LOG.
   if (loss !== undefined) logger.warn({ event: 'store-damaged' }, loss)
@@ -255,19 +269,34 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A port that cannot be listened on (or a server that fails later): said plainly, not as a
   // crash with a stack trace; every error is logged, the first one stops the service.
   server.on('error', (error: NodeJS.ErrnoException) => {
-    const where = `${urlHost(host)}:${port}`
-    const why = server.listening
-      ? `the server on ${where} failed: ${error.message}`
-      : error.code === 'EADDRINUSE'
-        ? `${where} is in use by another process (is the service already running? --port picks another)`
-        : error.code === 'EACCES'
-          ? `no permission to listen on ${where}`
-          : error.code === 'EADDRNOTAVAIL'
-            ? `${host} is not an address of this machine`
-            : `cannot listen on ${where}: ${error.message}`
+    const why = server.listening ? `the server on ${urlHost(host)}:${port} failed: ${error.message}` : listenProblem(error, host, port)
     logger.error({ event: server.listening ? 'server-failed' : 'listen-failed', code: error.code, host, port }, why)
     process.stderr.write(`decision-memory serve: ${why}\n`)
     void stop({ code: 1 })
+  })
+}
+
+/** Why `host`:`port` could not be listened on, in words, of the error the listen gave. */
+function listenProblem(error: NodeJS.ErrnoException, host: string, port: number): string {
+  const where = `${urlHost(host)}:${port}`
+  return error.code === 'EADDRINUSE'
+    ? `${where} is in use by another process (is the service already running? --port picks another)`
+    : error.code === 'EACCES'
+      ? `no permission to listen on ${where}`
+      : error.code === 'EADDRNOTAVAIL'
+        ? `${host} is not an address of this machine`
+        : `cannot listen on ${where}: ${error.message}`
+}
+
+/**
+ * The error a listen on `host`:`port` gives, tried with a socket opened and closed at once
+ * (undefined when it listened): what the service's own listen would meet, before the store is made.
+ */
+function listenRefusal(host: string, port: number): Promise<NodeJS.ErrnoException | undefined> {
+  return new Promise((answer) => {
+    const probe = createSocketServer()
+    probe.once('error', (error: NodeJS.ErrnoException) => answer(error))
+    probe.listen({ port, host }, () => probe.close(() => answer(undefined)))
   })
 }
 
