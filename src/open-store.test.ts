@@ -409,6 +409,21 @@ describe('the folder of a new store', () => {
     }
   })
 
+  it('quotes a store path with a space for the shell, as the user would give it again', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const dir = join(parent, 'my data')
+    const { store } = await openStores(dir)
+    try {
+      await expect(openStores(dir)).rejects.toThrow(`the store in '${dir}' is in use by another process`)
+    } finally {
+      await store.close()
+    }
+    const file = join(parent, 'a file')
+    await writeFile(file, 'x')
+    await expect(openStores(file)).rejects.toThrow(`cannot make the store in '${file}': it, or a folder above it, is a file`)
+  })
+
   it.skipIf(process.platform === 'win32')('keeps the mode of a folder that was there already', async () => {
     const dir = await tempFolder()
     await chmod(dir, 0o750)

@@ -66,7 +66,7 @@ export const STORE_FOLDER_MODE = 0o700
 export async function storeFolderExposure(dir: string): Promise<string | undefined> {
   const mode = await stat(dir).then((s) => s.mode & 0o777, () => undefined)
   if (mode === undefined || (mode & 0o011) === 0) return undefined
-  return `the store's folder ${dir} may be read by other accounts (mode ${mode.toString(8).padStart(3, '0')}), and every user's choices with it, whatever tokens the service asks for: make it its owner's only (chmod 700)`
+  return `the store's folder ${shellWord(dir)} may be read by other accounts (mode ${mode.toString(8).padStart(3, '0')}), and every user's choices with it, whatever tokens the service asks for: make it its owner's only (chmod 700)`
 }
 
 /**
@@ -158,7 +158,7 @@ export function dataWithoutCurrentIn(dir: string, names = namesIn(dir)): string 
     manifest === undefined
       ? 'restore the folder from a backup'
       : `if only CURRENT was lost or damaged, write the name of its newest manifest into it (echo ${manifest} > ${join(dir, 'CURRENT')}), else restore the folder from a backup`
-  return `the store in ${dir} is damaged: ${problem}; nothing was changed: ${fix}`
+  return `the store in ${shellWord(dir)} is damaged: ${problem}; nothing was changed: ${fix}`
 }
 
 /**
@@ -189,7 +189,7 @@ export function lossOnOpen(dir: string): string | undefined {
         .replace(/^Ignoring error /, "a log's record or file skipped: "),
     )
   if (dropped.length === 0) return undefined
-  return `the store in ${dir} was damaged: LevelDB dropped what it could not read as it opened it (${dropped.join('; ')}), and the choices recorded there are lost: if you have a backup of the folder, restore it, with no service running on it`
+  return `the store in ${shellWord(dir)} was damaged: LevelDB dropped what it could not read as it opened it (${dropped.join('; ')}), and the choices recorded there are lost: if you have a backup of the folder, restore it, with no service running on it`
 }
 
 /** A file's size in bytes, 0 when it cannot be read. */
@@ -307,7 +307,7 @@ function notAStoreFolder(dir: string): string | undefined {
   // a project), and the folder's own files left beside a store, as if they were the store's.
   const foreign = foreignFileIn(dir, names)
   if (foreign !== undefined) {
-    return `there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`
+    return `there is no store in ${shellWord(dir)}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`
   }
   return undefined
 }
@@ -329,7 +329,7 @@ export function storePlaceProblem(dir: string): string | undefined {
     if (code !== 'ENOTDIR') return undefined
     folder = false
   }
-  if (!folder) return `cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`
+  if (!folder) return `cannot make the store in ${shellWord(dir)}: it, or a folder above it, is a file, not a folder`
   return notAStoreFolder(dir)
 }
 
@@ -356,11 +356,11 @@ export async function openStores(
       code === 'EEXIST' || code === 'ENOTDIR'
         ? 'it, or a folder above it, is a file, not a folder'
         : code === 'EACCES' || code === 'EPERM'
-          ? `no permission to make ${path} (${code}): make it beforehand, owned by the account the command runs as`
+          ? `no permission to make ${shellWord(path)} (${code}): make it beforehand, owned by the account the command runs as`
           : code === 'EROFS'
-            ? `${path} would be on a read-only file system (EROFS)`
+            ? `${shellWord(path)} would be on a read-only file system (EROFS)`
             : code
-    throw new StoreOpenError(`cannot make the store in ${dir}: ${why}`)
+    throw new StoreOpenError(`cannot make the store in ${shellWord(dir)}: ${why}`)
   }
   const refusal = notAStoreFolder(dir)
   if (refusal !== undefined) throw new StoreOpenError(refusal)
@@ -373,7 +373,7 @@ export async function openStores(
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {
-      throw new StoreOpenError(`the store in ${dir} is in use by another process (is the service running?)`, { locked: true })
+      throw new StoreOpenError(`the store in ${shellWord(dir)} is in use by another process (is the service running?)`, { locked: true })
     }
     if (isDenied(cause)) {
       // A store made by another account (a first run as root, a folder copied in by another user):
@@ -386,7 +386,7 @@ export async function openStores(
     const why = typeof cause?.message === 'string' && cause.message !== '' ? `: ${cause.message}` : ''
     // A damaged manifest (`Corruption: no meta-nextfile entry in descriptor`): what to do, too.
     const advice = cause?.code === 'LEVEL_CORRUPTION' ? ': the store is damaged; nothing was changed: restore the folder from a backup' : ''
-    throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}${why}${advice}`)
+    throw new StoreOpenError(`cannot open the store in ${shellWord(dir)}: ${(error as Error).message}${why}${advice}`)
   }
 }
 
@@ -442,7 +442,7 @@ function notThisAccounts(dir: string, what: string): string {
   // `--` ends chown's options (POSIX, and GNU, BSD and BusyBox chown alike): an account or folder
   // named with a `-` first (`-alice`) was read as an option, which quoting does not prevent.
   const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R -- ${shellWord(account)} ${shellWord(linkedFolder(dir))}`
-  return `cannot open the store in ${dir}: ${accountSaid(account)} may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: ${give}`
+  return `cannot open the store in ${shellWord(dir)}: ${accountSaid(account)} may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: ${give}`
 }
 
 /**
@@ -514,7 +514,7 @@ export function barredFolderProblem(dir: string): string | undefined {
   if (barred === undefined) return undefined
   const where = barred.through ? 'a folder above where a symbolic link on its way leads' : 'a folder above it'
   return (
-    `cannot reach the store in ${dir}: ${accountSaid(thisAccount())} may not enter ${barred.folder}, ${where} (EACCES): ` +
+    `cannot reach the store in ${shellWord(dir)}: ${accountSaid(thisAccount())} may not enter ${shellWord(barred.folder)}, ${where} (EACCES): ` +
     'run the command as an account that may enter it, or keep the store in a folder this account may enter'
   )
 }

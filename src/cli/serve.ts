@@ -3,6 +3,7 @@ import { createServer as createSocketServer } from 'node:net'
 import { getRequestListener, serve as serveHttp } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { systemClock } from '../clock'
+import { shellWord } from '../config/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens, TokensFileError, type TokenTable } from '../config/load-tokens'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
@@ -413,7 +414,7 @@ export async function openForService(dir: string, policy: TierPolicy | undefined
     // running?`, the user, who knew it was, was not told what to do.
     if (error instanceof StoreOpenError && error.locked) {
       throw new StoreOpenError(
-        `the store in ${dir} is in use by another process, a service already running on it or a command that has it open: stop that one, or give --data another folder`,
+        `the store in ${shellWord(dir)} is in use by another process, a service already running on it or a command that has it open: stop that one, or give --data another folder`,
         { locked: true },
       )
     }

@@ -75,6 +75,25 @@ describe('throughServiceOrLocal when no service runs', () => {
     }
   })
 
+  it('quotes a --data with a space in what it says, for the shell, as the user would give it again', async () => {
+    const closed = `http://127.0.0.1:${await closedPort()}`
+    vi.stubEnv('DECISION_MEMORY_URL', closed)
+    const dataDir = join(tempDir('dm-held-'), 'data 1')
+    const { store } = await openStores(dataDir)
+    try {
+      const named = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })
+      await expect(named).rejects.toThrow(`the store in '${dataDir}' (--data) is in use by another process, and no service has said it runs on it`)
+      vi.stubEnv('DECISION_MEMORY_DATA', dataDir)
+      const unnamed = throughServiceOrLocal({ method: 'GET', path: '/x', local: async () => 'ok' })
+      await expect(unnamed).rejects.toThrow(`the store in '${dataDir}' is in use by another process, and no service runs at ${closed}`)
+    } finally {
+      await store.close()
+    }
+    const none = join(tempDir('dm-none-'), 'no store')
+    const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: none, local: async () => 'ok' })
+    await expect(call).rejects.toThrow(`there is no store in '${none}' (--data): give the data directory of a store`)
+  })
+
   it('says a --data that is a file, or under one, is that, not a store it could not make (it makes none)', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const file = join(tempDir('dm-local-'), 'a-file')

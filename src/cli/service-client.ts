@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { systemClock } from '../clock'
+import { shellWord } from '../config/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
@@ -121,7 +122,7 @@ async function unnamedLocal(request: StoreRequest): Promise<Answer> {
     if (!(error instanceof StoreOpenError && error.locked)) throw error
     const dir = dataDirectory(undefined, process.env, request.defaultDataDir)
     throw new StoreOpenError(
-      `the store in ${dir} is in use by another process, and no service runs at ${serviceUrl()}: ` +
+      `the store in ${shellWord(dir)} is in use by another process, and no service runs at ${serviceUrl()}: ` +
         'if the service runs on it at another port or host, set DECISION_MEMORY_URL to it ' +
         '(http://127.0.0.1:PORT for serve --port PORT); else stop the process that holds it',
       { locked: true },
@@ -139,7 +140,7 @@ function refusal(dir: string, why: string, serviceThere = true): StoreOpenError 
   const instead = serviceThere
     ? 'set DECISION_MEMORY_URL to the service that runs on it, or stop the process that holds it, or leave --data out to use the running service'
     : 'set DECISION_MEMORY_URL to the service that runs on it (http://127.0.0.1:PORT for serve --port PORT), or stop the process that holds it'
-  return new StoreOpenError(`the store in ${dir} (--data) is in use by another process, and ${why}: ${instead}`)
+  return new StoreOpenError(`the store in ${shellWord(dir)} (--data) is in use by another process, and ${why}: ${instead}`)
 }
 
 /**
@@ -285,11 +286,11 @@ function emptyFolderAt(dir: string): boolean {
 function storeFailureIn(dir: string, error: unknown, writesNothing = false): unknown {
   const code = (error as { code?: unknown }).code ?? ((error as Error).cause as { code?: unknown } | undefined)?.code
   if (code === 'LEVEL_CORRUPTION') {
-    return new StoreOpenError(`the store in ${dir} is damaged (${(error as Error).message}): restore the folder from a backup`)
+    return new StoreOpenError(`the store in ${shellWord(dir)} is damaged (${(error as Error).message}): restore the folder from a backup`)
   }
   if (code === 'LEVEL_IO_ERROR') {
     return new StoreOpenError(
-      `the store in ${dir} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; ${writesNothing ? 'a read failed, and this command writes nothing' : 'a write that failed stored nothing'}: if a file of it is damaged or cut short, restore the folder from a backup; else fix the cause and run the command again`,
+      `the store in ${shellWord(dir)} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; ${writesNothing ? 'a read failed, and this command writes nothing' : 'a write that failed stored nothing'}: if a file of it is damaged or cut short, restore the folder from a backup; else fix the cause and run the command again`,
     )
   }
   return error
@@ -309,7 +310,7 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
       const file = fileAt(dir)
       if (file !== undefined) {
         const what = file === 'itself' ? 'it is a file, not a folder' : 'a folder above it is a file'
-        throw new StoreOpenError(`there is no store in ${dir}${named === undefined ? '' : ` (${named})`}: ${what}: give the data directory of a store`)
+        throw new StoreOpenError(`there is no store in ${shellWord(dir)}${named === undefined ? '' : ` (${named})`}: ${what}: give the data directory of a store`)
       }
     }
     // A command that says what it answers with no store (a dry run, an import of no records) makes
@@ -320,9 +321,9 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
       const barred = barredFolderProblem(dir)
       if (barred !== undefined) throw new StoreOpenError(barred)
       if (request.whenNoStore !== undefined) return { status: 200, body: request.whenNoStore(), via: 'local' }
-      if (named !== undefined) throw new StoreOpenError(`there is no store in ${dir} (${named}): give the data directory of a store`)
+      if (named !== undefined) throw new StoreOpenError(`there is no store in ${shellWord(dir)} (${named}): give the data directory of a store`)
       throw new ServiceUnavailableError(
-        `no service at ${serviceUrl()} (connection refused), and no store in ${dir}: start the service, ` +
+        `no service at ${serviceUrl()} (connection refused), and no store in ${shellWord(dir)}: start the service, ` +
           'or set DECISION_MEMORY_URL to where it runs, or --data to its store',
       )
     }
