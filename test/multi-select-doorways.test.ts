@@ -5,6 +5,7 @@ import { mcpBackend } from '../src/cli/mcp'
 import { normalizeLabel } from '../src/domain/labels'
 import { createMcpServer } from '../src/integrations/mcp'
 import { createTestApp, START } from './support/test-app'
+import { ALICE, OPS, testTokens } from './support/tokens'
 
 /*
  * R-REC-8 and R-CAP-5 through the three doorways a multi-select answer comes in by: the route
@@ -206,6 +207,37 @@ describe("a string choice checked at a point multi-select by the user's history,
     expect(verdict(called)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
     const other = await client.callTool({ name: 'check_decision', arguments: { choice: ANSWER, point, user: 'bob' } })
     expect(verdict(other)).toMatchObject({ allowed: true })
+    await client.close()
+  })
+
+  it('through the MCP tool against a service with --auth, a token of alice\'s and no $DECISION_MEMORY_USER: checked as before the check took a user, not refused', async () => {
+    const app = await createTestApp({ auth: testTokens })
+    const ops = { authorization: `Bearer ${OPS}` }
+    const rule = { title: 'No force push', decision: 'Never force-push.', rationale: 'History is shared.', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push --force*' }] }
+    expect((await app.call('POST', '/v1/decisions', rule, ops)).status).toBe(201)
+    const backend = mcpBackend(async (path, body, _local, method = 'POST') => {
+      const answer = await app.call(method, path, body, { authorization: `Bearer ${ALICE}` })
+      return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+    })
+    const server = createMcpServer(backend, { version: '0.0.0', clock: app.clock })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'doorways', version: '1.0.0' })
+    await client.connect(clientSide)
+    const verdict = (answer: Awaited<ReturnType<typeof client.callTool>>) => JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? 'null')
+    // A command: blocked by the decision, as before, not refused for `default`, a user the check does not read.
+    const pushed = await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force origin main' } })
+    expect(pushed.isError, JSON.stringify(pushed.content)).toBeFalsy()
+    expect(verdict(pushed)).toMatchObject({ allowed: false })
+    // One label at a point: `default`'s history is not the token's to read, so by the decisions alone.
+    const chosen = await client.callTool({ name: 'check_decision', arguments: { choice: ANSWER, point: 'checks' } })
+    expect(chosen.isError, JSON.stringify(chosen.content)).toBeFalsy()
+    expect(verdict(chosen)).toMatchObject({ allowed: true })
+    // Alice named, her own; bob named, refused as any tool's call for him is.
+    expect((await client.callTool({ name: 'check_decision', arguments: { choice: ANSWER, point: 'checks', user: 'alice' } })).isError).toBeFalsy()
+    const bob = await client.callTool({ name: 'check_decision', arguments: { choice: ANSWER, point: 'checks', user: 'bob' } })
+    expect(bob.isError).toBe(true)
+    expect((bob.content as Array<{ text: string }>)[0]?.text).toContain('forbidden')
     await client.close()
   })
 })

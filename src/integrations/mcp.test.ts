@@ -1373,6 +1373,46 @@ describe('createMcpServer: record_choice', () => {
 })
 
 describe('createMcpServer: check_decision', () => {
+  /** A service run with --auth, called with a token for alice alone: another user named is refused, none is checked. */
+  function aliceOnly() {
+    const asked: unknown[] = []
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      check: async (request) => {
+        asked.push(request)
+        if (request.user !== undefined && request.user !== 'alice') return { ok: false, error: { code: 'forbidden', message: `token "alice-laptop" may not act for user "${request.user}"`, issues: [{ path: 'user', message: 'not a user this token may act for' }] } }
+        return { ok: true, body: { allowed: true, blocked_by: [], warnings: [], checked: 0 } }
+      },
+    }
+    return { backend, asked }
+  }
+
+  it("sends no user the check does not read, and without $DECISION_MEMORY_USER falls back to none where the token may not act for default, as it checked before it took one", async () => {
+    const { backend, asked } = aliceOnly()
+    const client = await connected(backend, undefined)
+    // A command reads no user: checked as before, whatever the token.
+    expect((await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force' } })).isError).toBeFalsy()
+    expect(asked).toEqual([{ action: 'git push --force' }])
+    // One label at a point: default's history asked for, refused for the token, so the decisions alone.
+    asked.length = 0
+    const choice = await client.callTool({ name: 'check_decision', arguments: { choice: 'Lint, E2E tests', point: 'checks' } })
+    expect(choice.isError, JSON.stringify(choice.content)).toBeFalsy()
+    expect(asked).toEqual([{ choice: 'Lint, E2E tests', point: 'checks', user: 'default' }, { choice: 'Lint, E2E tests', point: 'checks' }])
+    // A user the call names is the caller's to be refused: no fallback.
+    asked.length = 0
+    const named = await client.callTool({ name: 'check_decision', arguments: { choice: 'Lint', point: 'checks', user: 'bob' } })
+    expect(named.isError).toBe(true)
+    expect((named.content as Array<{ text: string }>)[0]?.text).toContain('may not act for user "bob"')
+    expect(asked).toEqual([{ choice: 'Lint', point: 'checks', user: 'bob' }])
+    await client.close()
+    // The server's $DECISION_MEMORY_USER is sent as the other tools send it, and refused as theirs is.
+    const server = aliceOnly()
+    const withUser = await connected(server.backend, 'alice')
+    expect((await withUser.callTool({ name: 'check_decision', arguments: { choice: 'Lint', point: 'checks' } })).isError).toBeFalsy()
+    expect(server.asked).toEqual([{ choice: 'Lint', point: 'checks', user: 'alice' }])
+    await withUser.close()
+  })
+
   it('says where the point of a choice comes from: the one a recommendation or a plan gave for the question', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     const { tools } = await client.listTools()
@@ -1389,7 +1429,7 @@ describe('createMcpServer: check_decision', () => {
     expect(check?.inputSchema.properties?.as_of).toMatchObject({ type: 'string', format: 'date-time' })
     expect(check?.description).toContain('as_of')
     await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force', as_of: '2026-07-01T10:00:00Z' } })
-    expect(asked).toEqual([{ action: 'git push --force', as_of: '2026-07-01T10:00:00Z', user: 'default' }])
+    expect(asked).toEqual([{ action: 'git push --force', as_of: '2026-07-01T10:00:00Z' }])
     const garbled = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', as_of: 'last tuesday' } })
     expect(garbled.isError).toBe(true)
     expect(JSON.stringify(garbled.content)).toContain('as_of')
@@ -1401,7 +1441,7 @@ describe('createMcpServer: check_decision', () => {
     const { backend, asked } = checkRecording()
     const client = await connected(backend, undefined)
     await client.callTool({ name: 'check_decision', arguments: { choice: ['pg', 'mysql'], point: 'db', multi_select: true } })
-    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multi_select: true, user: 'default' }])
+    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multi_select: true }])
     const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', multi_select: false } })
     expect(alone.isError).toBe(true)
     expect((alone.content as Array<{ text: string }>)[0]?.text).toContain('- multi_select: ')
@@ -1417,7 +1457,7 @@ describe('createMcpServer: check_decision', () => {
     const recommend = tools.find((t) => t.name === 'recommend')
     expect(check?.inputSchema.properties?.multiSelect).toEqual(recommend?.inputSchema.properties?.multiSelect)
     await client.callTool({ name: 'check_decision', arguments: { choice: ['pg', 'mysql'], point: 'db', multiSelect: true } })
-    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multiSelect: true, user: 'default' }])
+    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multiSelect: true }])
     const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', multiSelect: false } })
     expect(alone.isError).toBe(true)
     expect((alone.content as Array<{ text: string }>)[0]?.text).toContain('- multiSelect: ')

@@ -691,10 +691,29 @@ export function createMcpServer(
         'time), an audit: checked against the decisions as they stood then, e.g. to see why a command was blocked. ' +
         "A one-label `choice` at a point whose question's kind neither `multi_select` nor the policy says is read as the `user`'s latest own choice there was asked, " +
         'as `record_choice` stores it: after a multi-select one, `Lint, E2E tests` is both options.',
-      // The user as the other tools take theirs (the server's by default): a read, as `why`'s.
-      inputSchema: CheckBody.safeExtend({ user: IdentifierSchema.prefault(options.defaultUser ?? 'default').meta({ description: `${CHECK_USER} Default: the server's $DECISION_MEMORY_USER, else "default".` }) }),
+      // The user as the other tools take theirs (the server's, checked as a given one is): a read, as `why`'s.
+      // Without the server's, `default` is put in by the tool, not the schema (checkUser).
+      inputSchema: CheckBody.safeExtend({
+        user: (options.defaultUser === undefined ? IdentifierSchema.optional() : IdentifierSchema.prefault(options.defaultUser)).meta({
+          description: `${CHECK_USER} Default: the server's $DECISION_MEMORY_USER, else "default".`,
+        }),
+      }),
     },
-    async (request) => result(await backend.check(request)),
+    async (request) => {
+      const { user, ...check } = request
+      // A user only where the check reads one (a one-label choice at a point that does not say its
+      // kind): `git push --force` sent with `default` was refused (403) by a service run with --auth
+      // to a token of alice's, a check that passed before the check took a user.
+      const reads = typeof check.choice === 'string' && check.point !== undefined && check.multi_select === undefined && check.multiSelect === undefined
+      if (user !== undefined) return result(await backend.check(reads ? request : check))
+      if (!reads) return result(await backend.check(check))
+      // Neither the call nor the server names one: `default`, whose choices record_choice stores
+      // then. A token that may not act for `default` has had none of its choices stored so: checked
+      // by the decisions alone, as before the check took a user, rather than refused.
+      const asDefault = await backend.check({ ...check, user: 'default' })
+      if (!asDefault.ok && asDefault.error.code === 'forbidden') return result(await backend.check(check))
+      return result(asDefault)
+    },
   )
 
   // The SDK advertises `listChanged: true` for any server with tools, a promise of
