@@ -1413,6 +1413,26 @@ describe('createMcpServer: check_decision', () => {
     await withUser.close()
   })
 
+  it('asks a service that reads no user on a check (a version before it took one) by the decisions alone, rather than failing every such check', async () => {
+    for (const defaultUser of [undefined, 'alice']) {
+      const asked: unknown[] = []
+      const backend: McpBackend = {
+        ...recordingBackend().backend,
+        check: async (request) => {
+          asked.push(request)
+          if (request.user !== undefined) return { ok: false, error: { code: 'invalid_request', message: 'invalid request: user', issues: [{ path: 'user', message: 'unknown field' }] } }
+          return { ok: true, body: { allowed: true, blocked_by: [], warnings: [], checked: 0 } }
+        },
+      }
+      const client = await connected(backend, defaultUser)
+      const answer = await client.callTool({ name: 'check_decision', arguments: { choice: 'Lint, E2E tests', point: 'checks' } })
+      expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy()
+      const user = defaultUser ?? 'default'
+      expect(asked).toEqual([{ choice: 'Lint, E2E tests', point: 'checks', user }, { choice: 'Lint, E2E tests', point: 'checks' }])
+      await client.close()
+    }
+  })
+
   it('says where the point of a choice comes from: the one a recommendation or a plan gave for the question', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     const { tools } = await client.listTools()

@@ -705,12 +705,20 @@ export function createMcpServer(
       // kind): `git push --force` sent with `default` was refused (403) by a service run with --auth
       // to a token of alice's, a check that passed before the check took a user.
       const reads = typeof check.choice === 'string' && check.point !== undefined && check.multi_select === undefined && check.multiSelect === undefined
-      if (user !== undefined) return result(await backend.check(reads ? request : check))
       if (!reads) return result(await backend.check(check))
+      // A service of a version before the check took a user (still running after an upgrade of the
+      // checkout this server runs from) refuses the field (400, `user: unknown field`): it can only
+      // check by the decisions, so it is asked so, as before, rather than every such check failing.
+      const withUser = async (named: string) => {
+        const answer = await backend.check({ ...check, user: named })
+        const unknownUser = !answer.ok && (answer.error.issues ?? []).some((i) => i.path === 'user' && i.message === 'unknown field')
+        return unknownUser ? backend.check(check) : answer
+      }
+      if (user !== undefined) return result(await withUser(user))
       // Neither the call nor the server names one: `default`, whose choices record_choice stores
       // then. A token that may not act for `default` has had none of its choices stored so: checked
       // by the decisions alone, as before the check took a user, rather than refused.
-      const asDefault = await backend.check({ ...check, user: 'default' })
+      const asDefault = await withUser('default')
       if (!asDefault.ok && asDefault.error.code === 'forbidden') return result(await backend.check(check))
       return result(asDefault)
     },
