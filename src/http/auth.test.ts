@@ -237,6 +237,15 @@ describe('bearer auth (R-SVC-4)', () => {
       expect(withToken, `${method} ${path} ${JSON.stringify(body)} with auth`).toEqual(without)
       return withToken
     }
+    // A body that takes no user (a decision's, as README's Auth says): the field is unknown there, with a token
+    // that may write what every user shares as without auth; any other token is refused that first.
+    const named = { ...REQUIRED_TIER_L, user: 'bob' }
+    const unknownUser = [400, 'invalid_request', [{ path: 'user', message: 'unknown field' }]]
+    const opsAnswer = await withAuth.call('POST', '/v1/decisions', named, as(OPS))
+    expect([opsAnswer.status, opsAnswer.body.error?.code, opsAnswer.body.error?.issues]).toEqual(unknownUser)
+    const openAnswer = await open.call('POST', '/v1/decisions', named)
+    expect([openAnswer.status, openAnswer.body.error?.code, openAnswer.body.error?.issues]).toEqual(unknownUser)
+    expect((await withAuth.call('POST', '/v1/decisions', named, as(ALICE))).status).toBe(403)
     // A write's user spaced at its ends, in a body or an item of an array: refused as the field's, not as another user.
     const spaced = [{ path: 'user', message: 'no spaces at its ends: " alice " would be another name than "alice"' }]
     expect(await answers('POST', '/v1/observations', { ...TIER, user: ' alice ' })).toEqual([400, 'invalid_request', spaced])
