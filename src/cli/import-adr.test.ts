@@ -797,7 +797,10 @@ describe('import-adr through a service that refuses the body as too large', () =
           return [`${n}-use-thing-${i + 1}.md`, `# ${i + 1}. Use thing ${i + 1}\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\nUse thing ${i + 1}.\n`]
         }),
       )
-      const dir = folderOf(files)
+      // In a folder whose name has a space: the command it names is one to paste into a shell.
+      const dir = join(folderOf({}), 'decision records')
+      mkdirSync(dir)
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
       const { code, stdout, stderr } = await run([dir])
       expect(code).toBe(1)
       expect(stdout).toBe('')
@@ -807,6 +810,7 @@ describe('import-adr through a service that refuses the body as too large', () =
             'which the service refuses; stop the service and import them into its store with --data \\(decision-memory import-adr .+ --data ITS_DATA_DIR\\), then start it again\\n$',
         ),
       )
+      expect(stderr).toContain(`(decision-memory import-adr '${dir}' --data ITS_DATA_DIR)`)
       expect((await app.call('GET', '/v1/decisions')).body.decisions).toEqual([])
     } finally {
       vi.unstubAllGlobals()

@@ -426,7 +426,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           printable(
             `decision-memory import-adr: ${errorMessage(answer)}: the ${counted(records.length, 'record', 'records')} read in ${dir} make ` +
               `one request of ${kb} KB, which the service refuses; stop the service and import them into its store ` +
-              `with --data (decision-memory import-adr ${dir} --data ITS_DATA_DIR), then start it again`,
+              `with --data (decision-memory import-adr ${shellWord(dir)} --data ITS_DATA_DIR), then start it again`,
           ) + '\n',
         )
         return 1
