@@ -51,7 +51,7 @@ function queryUserParameter(route: Route) {
   const description = inPath
     ? 'Not read: the operation acts for the user of its path. Let pass where it names that user, as a client adding `?user=` to every call sends it; ' +
       'one naming another user is refused, `400 invalid_request` naming `user` (`give the user in the path, not in the query`).'
-    : 'Not read: the operation acts for the user its body names (`default` where a body of observations, a recommendation, a plan or a session names none). ' +
+    : 'Not read: the operation acts for the user its body names (`default` where a body of observations, a recommendation, a plan or a session names none; a check that names none acts for no user, and any `?user=` beside it is refused). ' +
       'Let pass where it names that user, as a client adding `?user=` to every call sends it; one naming another user is refused, ' +
       '`400 invalid_request` naming `user` (`give the user in the body, not in the query`).'
   return { name: 'user', in: 'query' as const, required: false, description, schema: { ...z.toJSONSchema(IdentifierSchema, { io: 'input' }), $schema: undefined } }
