@@ -43,10 +43,10 @@ async function withSets(): Promise<App> {
   return app
 }
 
-/** An MCP client whose server's calls go to the app's routes, as while a service runs. */
-async function mcpClient(app: App) {
+/** An MCP client whose server's calls go to the app's routes, as while a service runs (with `headers`, as one run with a token). */
+async function mcpClient(app: App, headers?: Record<string, string>) {
   const backend = mcpBackend(async (path, body, _local, method = 'POST') => {
-    const answer = await app.call(method, path, body)
+    const answer = await app.call(method, path, body, headers)
     return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
   })
   const server = createMcpServer(backend, { version: '0.0.0', clock: app.clock })
@@ -215,15 +215,7 @@ describe("a string choice checked at a point multi-select by the user's history,
     const ops = { authorization: `Bearer ${OPS}` }
     const rule = { title: 'No force push', decision: 'Never force-push.', rationale: 'History is shared.', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push --force*' }] }
     expect((await app.call('POST', '/v1/decisions', rule, ops)).status).toBe(201)
-    const backend = mcpBackend(async (path, body, _local, method = 'POST') => {
-      const answer = await app.call(method, path, body, { authorization: `Bearer ${ALICE}` })
-      return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
-    })
-    const server = createMcpServer(backend, { version: '0.0.0', clock: app.clock })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    const client = new Client({ name: 'doorways', version: '1.0.0' })
-    await client.connect(clientSide)
+    const client = await mcpClient(app, { authorization: `Bearer ${ALICE}` })
     const verdict = (answer: Awaited<ReturnType<typeof client.callTool>>) => JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? 'null')
     // A command: blocked by the decision, as before, not refused for `default`, a user the check does not read.
     const pushed = await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force origin main' } })
