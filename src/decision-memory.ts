@@ -443,23 +443,44 @@ export function createDecisionMemory(deps: {
    * point's latest choice. Only a batch that reads waits, and only for writes at its points.
    */
   async function afterWritesAt<T>(groups: ReadonlyMap<string, PointOfUser>, write: () => Promise<T>): Promise<T> {
-    let underWay = observing.get(store)
-    if (underWay === undefined) observing.set(store, (underWay = new Map()))
-    const reading = [...groups].filter(([, g]) => g.reads.some((r) => r.asks)).flatMap(([k]) => [...(underWay.get(k) ?? [])])
-    let finish = () => {}
-    const finished = new Promise<void>((resolve) => (finish = resolve))
-    for (const k of groups.keys()) underWay.set(k, (underWay.get(k) ?? new Set()).add(finished))
+    const reading = [...groups].filter(([, g]) => g.reads.some((r) => r.asks)).map(([k]) => k)
+    const { earlier, done } = underWayAt([...groups.keys()], reading)
     try {
-      await Promise.all(reading)
+      await Promise.all(earlier)
       return await write()
     } finally {
+      done()
+    }
+  }
+
+  /**
+   * Registers an observe under way at `points` (keys of user and point) on this store, for the
+   * observes sent after it; gives those already under way at the points it `reads` the history of,
+   * to wait for (taken before its own is added: an observe waits only for those sent before it, so
+   * no two wait for each other), and `done`, which ends it there.
+   */
+  function underWayAt(points: readonly string[], reads: readonly string[]): { earlier: Array<Promise<void>>; done: () => void } {
+    let found = observing.get(store)
+    if (found === undefined) observing.set(store, (found = new Map()))
+    const underWay = found
+    const earlier: Array<Promise<void>> = []
+    for (const k of reads) for (const other of underWay.get(k) ?? []) earlier.push(other)
+    let finish = () => {}
+    const finished = new Promise<void>((resolve) => (finish = resolve))
+    for (const k of points) {
+      const set = underWay.get(k)
+      if (set === undefined) underWay.set(k, new Set([finished]))
+      else set.add(finished)
+    }
+    const done = () => {
       finish()
-      for (const k of groups.keys()) {
+      for (const k of points) {
         const set = underWay.get(k)
         set?.delete(finished)
         if (set?.size === 0) underWay.delete(k)
       }
     }
+    return { earlier, done }
   }
 
   /** Why the free text a choice is stored with as `other` is refused, as a `user_choice` is (LabelSchema's words), else undefined. */
@@ -599,18 +620,10 @@ export function createDecisionMemory(deps: {
     // Taken as it arrives, before any wait: dated alike, an observation sent after it at its point
     // while it reads the history (a set, which reads nothing) is the later, as it came.
     const id = newId(now)
-    let underWay = observing.get(store)
-    if (underWay === undefined) observing.set(store, (underWay = new Map()))
     const k = `${input.user}\u0000${point}`
-    const before = asks ? underWay.get(k) : undefined
-    const waitFor = before === undefined || before.size === 0 ? undefined : [...before]
-    let finish = () => {}
-    const finished = new Promise<void>((resolve) => (finish = resolve))
-    const mine = underWay.get(k)
-    if (mine === undefined) underWay.set(k, new Set([finished]))
-    else mine.add(finished)
+    const { earlier, done } = underWayAt([k], asks ? [k] : [])
     try {
-      if (waitFor !== undefined) await Promise.all(waitFor)
+      if (earlier.length > 0) await Promise.all(earlier)
       let multiSelect = captured.multiSelect
       let by: Captured['by'] = captured.by
       if (asks) {
@@ -623,10 +636,7 @@ export function createDecisionMemory(deps: {
       sessionFrom(input, observation.timestamp, sessions)
       return observed(await store.addObservations([observation], [...sessions.values()]))
     } finally {
-      finish()
-      const set = underWay.get(k)
-      set?.delete(finished)
-      if (set?.size === 0) underWay.delete(k)
+      done()
     }
   }
 
