@@ -122,6 +122,12 @@ describe('a decision_id with white space or an invisible character at its ends',
     }
   })
 
+  it('an empty one is told once that it is empty, as an empty name is, not also that it is white space alone', () => {
+    const refused = DecisionIdSchema.safeParse('')
+    expect(refused.error?.issues.map((issue) => issue.message)).toEqual([IdentifierSchema.safeParse('').error?.issues[0]?.message])
+    expect(DecisionIdSchema.safeParse(' \u3000').error?.issues.map((issue) => issue.message)).toEqual(['must not be empty or white space alone'])
+  })
+
   it('DECISION_ID_PATTERN says the rule of every UTF-16 unit at a start, at an end and alone, as the service applies it', () => {
     for (const flags of FLAGS) {
       const re = new RegExp(DECISION_ID_PATTERN, flags)

@@ -445,7 +445,8 @@ export const DecisionIdSchema = z
   .min(1)
   .max(LIMITS.identifierLength)
   .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
-  .refine((id) => id.trim() !== '', BLANK)
+  // "" is told only that it is empty (as a name is), not that again as white space alone.
+  .refine((id) => id === '' || id.trim() !== '', BLANK)
   .refine((id) => id.trim() === '' || bareName(id) === id, { error: (issue) => spacedName(issue.input) })
   .meta({ pattern: DECISION_ID_PATTERN })
 
