@@ -6,12 +6,14 @@ import {
   DECISION_EVENT_TYPES,
   DECISION_STATUSES,
   DecisionInputSchema,
+  type DecisionInput as DecisionInputType,
   DecisionKeySchema,
   DecisionStatusSchema,
   ENFORCE_LEVELS,
 } from '../decisions/decision'
 import { ImportedDecisionSchema, importPaths, ImportPathSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
+import { InputError } from '../domain/errors'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
 import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
@@ -132,19 +134,81 @@ function readOnlyFieldsOf<Read extends z.ZodRawShape, Input extends z.ZodRawShap
   return Object.fromEntries(ignored.map((field) => [field, anything])) as { [F in Exclude<keyof Read, keyof Input>]: typeof anything }
 }
 
+/**
+ * The names seed 000 gives two fields of a decision record (`id: D-021`, `reasoning: >`), as AXME
+ * Code writes them and import-adr reads them: a client built from the seed posts the record so,
+ * and was refused (`id: unknown field`, `rationale: missing`). Taken for `key` and `rationale`;
+ * every answer gives the canonical names.
+ */
+const SEED_NAMES = { id: 'key', reasoning: 'rationale' } as const
+
+const seedName = (seed: string, name: string) =>
+  `AXME Code's name for \`${name}\` in a decision record, taken as \`${name}\`: give one of the two, or both saying the same ` +
+  `(differing, they are refused, naming \`${seed}\`). Answers name it \`${name}\`.`
+
+const SeedNameFields = {
+  id: DecisionKeySchema.optional().openapi({ deprecated: true, description: seedName('id', 'key') }),
+  reasoning: nonBlankText(DECISION_LIMITS.textLength).optional().openapi({ deprecated: true, description: seedName('reasoning', 'rationale') }),
+  rationale: DecisionInputSchema.shape.rationale.optional().openapi({ description: 'Why. Required, or `reasoning`, as AXME Code names it.' }),
+}
+
 /** Route schemas of decisions (R-CON-1a): the domain's zod schemas, registered for the OpenAPI document. */
-export const DecisionInput = DecisionInputSchema.extend(readOnlyFieldsOf(DecisionSchema.shape, DecisionInputSchema.shape)).openapi('DecisionInput', {
-  example: {
-    key: 'D-021',
-    title: 'Never force push to protected branches',
-    decision: 'Agents never run git push --force (or any variant with force semantics).',
-    rationale: 'Force push has lost us work twice, both times under pressure.',
-    enforce: 'required',
-    status: 'accepted',
-    source: 'session-0f8c4a',
-    constraints: [{ kind: 'must_not', pattern: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)' }],
-  },
-})
+export const DecisionInput = DecisionInputSchema.extend({ ...readOnlyFieldsOf(DecisionSchema.shape, DecisionInputSchema.shape), ...SeedNameFields })
+  // Checked however the rest of the body fared, so that `rationale` is named with the others missing.
+  .superRefine(
+    (body, ctx) => {
+      if (body.rationale === undefined && body.reasoning === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['rationale'], message: 'missing: expected string (or reasoning, as AXME Code names it)' })
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
+  .superRefine((body, ctx) => {
+    // A name refused already is said so alone, not also to differ from the other.
+    const refused = new Set(ctx.issues.map((issue) => issue.path?.[0]))
+    for (const [seed, name] of Object.entries(SEED_NAMES) as Array<[keyof typeof SEED_NAMES, (typeof SEED_NAMES)[keyof typeof SEED_NAMES]]>) {
+      if (refused.has(seed) || refused.has(name)) continue
+      // Compared as read (texts trimmed): the same reason sent under both names is one reason.
+      if (body[seed] !== undefined && body[name] !== undefined && body[seed] !== body[name]) {
+        ctx.addIssue({ code: 'custom', path: [seed], message: `differs from ${name}: give one of the two` })
+      }
+    }
+  })
+  .openapi('DecisionInput', {
+    // `rationale` or its seed name, as JSON Schema says it (see DecisionCheck's allOf).
+    allOf: [{ anyOf: [{ required: ['rationale'], properties: { rationale: {} } }, { required: ['reasoning'], properties: { reasoning: {} } }] }],
+    description:
+      "A decision record. `id` and `reasoning`, the names AXME Code's decision records give `key` and `rationale`, are taken for them: " +
+      'one name or the other, and both given they must say the same (else a 400 naming `id` or `reasoning`, `differs from key: give one of the two`).',
+    example: {
+      key: 'D-021',
+      title: 'Never force push to protected branches',
+      decision: 'Agents never run git push --force (or any variant with force semantics).',
+      rationale: 'Force push has lost us work twice, both times under pressure.',
+      enforce: 'required',
+      status: 'accepted',
+      source: 'session-0f8c4a',
+      constraints: [{ kind: 'must_not', pattern: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)' }],
+    },
+  })
+
+/** A decision posted under the seed's names (SEED_NAMES), in the canonical ones the store keeps. */
+export function proposalOf({ id, reasoning, ...body }: z.infer<typeof DecisionInput>): DecisionInputType {
+  const rationale = body.rationale ?? reasoning
+  // DecisionInput refuses a body with neither.
+  if (rationale === undefined) throw new Error('a proposal reached the store with no rationale')
+  return { ...body, key: body.key ?? id, rationale }
+}
+
+/**
+ * An error of a proposal sent with `id` rather than `key`, naming `id`: `D-021 is taken` named
+ * `key`, a field the client never sent.
+ */
+export function namedAsSent(error: unknown, body: { key?: string | undefined; id?: string | undefined }): unknown {
+  if (!(error instanceof InputError) || body.key !== undefined || body.id === undefined) return error
+  const issues = error.issues.map((i) => (i.path === 'key' ? { path: 'id', message: i.message.replace('leave key out', 'leave id out') } : i))
+  return new InputError(error.code, error.message, { status: error.status, issues })
+}
 
 export const DecisionKeyParam = z.object({
   key: DecisionKeySchema.openapi({ param: { name: 'key', in: 'path' }, example: 'D-021' }),

@@ -738,6 +738,115 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
   })
 })
 
+describe("the decision record of seed 000, sent as its author wrote it (id, reasoning, supersedes: null)", () => {
+  // seeds/000, lines 57-72, converted from YAML to JSON as a client would: the folded texts keep their last line feed.
+  const SEED_D021 = {
+    id: 'D-021',
+    title: 'Never force push to protected branches',
+    enforce: 'required',
+    decision:
+      'Agent must never run git push --force, git push --force-with-lease, or any variant with explicit or implicit force semantics on main, develop, or release branches.\n',
+    reasoning:
+      'Force push has lost us work twice, both times under pressure from real or perceived urgency. A pre-tool-use hook blocks the command at enforcement time. The hook is the only layer that matters, prompts alone have been overridden.\n',
+    date: '2025-10-03',
+    source: 'session-0f8c4a',
+    supersedes: null,
+  }
+
+  it('takes the record as the seed prints it: id as its key, reasoning as its rationale; the answer and every read give the canonical names', async () => {
+    const { call } = await createTestApp()
+    const made = await call('POST', '/v1/decisions', SEED_D021)
+    expect(made.status).toBe(201)
+    const canonical = {
+      key: 'D-021',
+      title: 'Never force push to protected branches',
+      decision: SEED_D021.decision.trim(),
+      rationale: SEED_D021.reasoning.trim(),
+      enforce: 'required',
+      status: 'proposed',
+      date: '2025-10-03',
+      source: 'session-0f8c4a',
+      supersedes: null,
+      superseded_by: null,
+    }
+    expect(made.body).toMatchObject(canonical)
+    const read = (await call('GET', '/v1/decisions/D-021')).body
+    const listed = (await call('GET', '/v1/decisions')).body.decisions
+    expect(listed).toHaveLength(1)
+    for (const answer of [made.body, read, listed[0]]) {
+      expect(answer).toMatchObject(canonical)
+      expect(answer).not.toHaveProperty('id')
+      expect(answer).not.toHaveProperty('reasoning')
+    }
+    // Sent again, the key is taken, as it would be under `key`, and named as the client named it.
+    const again = await call('POST', '/v1/decisions', SEED_D021)
+    expect([again.status, again.body.error.code, again.body.error.issues]).toEqual([409, 'decision_exists', [{ path: 'id', message: 'D-021 is taken; leave id out to get a new one' }]])
+  })
+
+  it('takes id beside key and reasoning beside rationale when they say the same; refuses them differing, naming the seed name, and stores nothing', async () => {
+    const { call } = await createTestApp()
+    const both = await call('POST', '/v1/decisions', { ...SEED_D021, key: 'D-021', rationale: ` ${SEED_D021.reasoning.trim()} ` })
+    expect(both.status).toBe(201)
+    expect(both.body).toMatchObject({ key: 'D-021', rationale: SEED_D021.reasoning.trim() })
+
+    const differing = await call('POST', '/v1/decisions', { ...SEED_D021, id: 'D-022', key: 'D-023', rationale: 'Another reason.' })
+    expect(differing.status).toBe(400)
+    expect(differing.body.error.issues).toEqual([
+      { path: 'id', message: 'differs from key: give one of the two' },
+      { path: 'reasoning', message: 'differs from rationale: give one of the two' },
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual(['D-021'])
+  })
+
+  it('names the field a seed name was sent wrong under, and rationale when neither it nor reasoning is given', async () => {
+    const { call } = await createTestApp()
+    const { reasoning: _reasoning, ...unreasoned } = SEED_D021
+    const missing = await call('POST', '/v1/decisions', unreasoned)
+    expect([missing.status, missing.body.error.issues]).toEqual([400, [{ path: 'rationale', message: 'missing: expected string (or reasoning, as AXME Code names it)' }]])
+    const wrong = await call('POST', '/v1/decisions', { ...SEED_D021, id: 'bad key', reasoning: 5 })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.error.issues.map((i: any) => i.path).sort()).toEqual(['id', 'reasoning'])
+    const blank = await call('POST', '/v1/decisions', { ...SEED_D021, reasoning: '   ' })
+    expect(blank.body.error.issues.map((i: any) => i.path)).toEqual(['reasoning'])
+    // A name refused is said so alone, not also to differ from the other.
+    const blankBeside = await call('POST', '/v1/decisions', { ...SEED_D021, rationale: '' })
+    expect(blankBeside.body.error.issues).toEqual([{ path: 'rationale', message: 'must not be empty or white space alone' }])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+  })
+
+  it("D-007 (use SQLite) superseded by D-038 (migrate to Postgres), both sent under the seed's names: the chain, its rationales and dates", async () => {
+    const { call, clock } = await createTestApp()
+    const d007 = { ...SEED_D021, id: 'D-007', title: 'Use SQLite', enforce: 'advisory', decision: 'The service stores its data in SQLite.\n', reasoning: 'One host, no server to run.\n', date: '2025-03-01', source: 'session-3' }
+    expect((await call('POST', '/v1/decisions', d007)).status).toBe(201)
+    expect((await call('POST', '/v1/decisions/D-007/accept', {})).status).toBe(200)
+    clock.advance(DAY)
+    const d038 = { ...d007, id: 'D-038', title: 'Migrate to Postgres', decision: 'The service stores its data in PostgreSQL.\n', reasoning: 'Billing needs joins across tenants.\n', date: '2026-06-30', source: 'session-47', supersedes: 'D-007' }
+    const proposed = await call('POST', '/v1/decisions', d038)
+    expect(proposed.status).toBe(201)
+    expect(proposed.body).toMatchObject({ key: 'D-038', supersedes: 'D-007', rationale: 'Billing needs joins across tenants.' })
+    expect((await call('POST', '/v1/decisions/D-038/accept', {})).status).toBe(200)
+    expect((await call('GET', '/v1/decisions/D-007')).body).toMatchObject({ status: 'superseded', superseded_by: 'D-038' })
+    const why = (await call('GET', '/v1/decisions/D-038/why')).body
+    expect(why.chain.map((l: any) => [l.key, l.status, l.date, l.rationale, l.source])).toEqual([
+      ['D-007', 'superseded', '2025-03-01', 'One host, no server to run.', 'session-3'],
+      ['D-038', 'accepted', '2026-06-30', 'Billing needs joins across tenants.', 'session-47'],
+    ])
+  })
+
+  it("describes id and reasoning in the OpenAPI document as the seed's names of key and rationale, deprecated, and requires one of rationale or reasoning", async () => {
+    const { call } = await createTestApp()
+    const input = (await call('GET', '/openapi.json')).body.components.schemas.DecisionInput
+    for (const [alias, name] of [['id', 'key'], ['reasoning', 'rationale']] as const) {
+      expect(input.properties[alias], alias).toMatchObject({ deprecated: true, type: 'string' })
+      expect(input.properties[alias].description, alias).toContain(`\`${name}\``)
+      expect(input.properties[alias].description, alias).toContain('AXME Code')
+      expect(input.properties[alias], alias).not.toHaveProperty('readOnly')
+    }
+    expect(input.required).toEqual(['title', 'decision'])
+    expect(input.allOf).toEqual([{ anyOf: [{ required: ['rationale'], properties: { rationale: {} } }, { required: ['reasoning'], properties: { reasoning: {} } }] }])
+  })
+})
+
 describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
   it('returns the decisions that apply, counts a pulse for each, and shows which never reach a run', async () => {
     const { call } = await createTestApp()

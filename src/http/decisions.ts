@@ -13,7 +13,9 @@ import {
   ImportBody,
   ImportReportSchema,
   ListQuery,
+  namedAsSent,
   PointWhySchema,
+  proposalOf,
   PulseReportSchema,
   SupersedeBody,
   TransitionBody,
@@ -42,7 +44,8 @@ const propose = createRoute({
   description:
     'A decision is a contract: title, decision text, rationale, enforce level (`required` | `advisory`), scope ' +
     '(`points`, `task`, `path`, `stage`) and constraints (`must`, `must_not` with an option or a pattern, `prefer`, ' +
-    '`limit`). `status: "accepted"` accepts it at once; `supersedes` replaces that decision once accepted.',
+    '`limit`). `status: "accepted"` accepts it at once; `supersedes` replaces that decision once accepted. ' +
+    "A record written as AXME Code writes one is taken as written: its `id` as `key`, its `reasoning` as `rationale`, `supersedes: null` as no link.",
   request: { body: { required: true, ...json(DecisionInput) } },
   responses: {
     201: { description: 'Created, with its events', ...json(DecisionSchema) },
@@ -221,7 +224,14 @@ const whyPoint = createRoute({
 export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
   // The fixed paths under /v1/decisions/ come before /v1/decisions/{key}, which would match them.
   return createRouter()
-    .openapi(forEveryUser('create a decision, which every user shares', propose), async (c) => c.json(await decisions.propose(c.req.valid('json')), 201))
+    .openapi(forEveryUser('create a decision, which every user shares', propose), async (c) => {
+      const body = c.req.valid('json')
+      try {
+        return c.json(await decisions.propose(proposalOf(body)), 201)
+      } catch (error) {
+        throw namedAsSent(error, body)
+      }
+    })
     .openapi(list, async (c) => c.json({ decisions: await decisions.list(c.req.valid('query')) }, 200))
     // A HEAD (a link checker, a probe) is answered as the GET without its body, and reaches no run: it counts no pulse.
     .openapi(applicable, async (c) => {

@@ -58,6 +58,8 @@ const KNOWN_KEYWORDS = new Set([
   '$ref', 'type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'properties', 'required', 'dependentRequired', 'additionalProperties', 'propertyNames',
   'maxProperties', 'minProperties', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum',
   'exclusiveMinimum', 'exclusiveMaximum', 'default', 'description', 'example', 'examples', 'format', 'readOnly', 'title',
+  // An annotation, as readOnly is: DecisionInput's seed names (`id`, `reasoning`), taken as the fields they name.
+  'deprecated',
 ])
 
 function resolve(doc: Document, schema: Schema): Schema {
@@ -458,6 +460,7 @@ function wtf8(unit: number) {
  */
 const WORDED = [
   /differs from multi_select: give one of the two/, // ObservationInput, RecommendationRequest, DecisionCheck: multiSelect and multi_select
+  /differs from (key|rationale): give one of the two/, // DecisionInput: the seed's names id and reasoning beside key and rationale
   /a choice question .*2 to 4 options/, // PlanRequest.questions[].options, for a choice question only
   /an http:\/\/ or https:\/\/ URL/, // the hook's service_url: a URL with a host
   /not a calendar date|a day from 1970-01-01/, // DecisionInput.date: a day that exists, from 1970 to tomorrow

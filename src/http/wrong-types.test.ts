@@ -50,6 +50,9 @@ const FIELDS: Array<[string, Record<string, unknown>, string, string, string[]?]
   ['/v1/decisions', DECISION, 'title', 'text'],
   ['/v1/decisions', DECISION, 'decision', 'text'],
   ['/v1/decisions', DECISION, 'rationale', 'text'],
+  // The seed's names of key and rationale (seeds/000), told under the name sent.
+  ['/v1/decisions', DECISION, 'id', 'letters, digits, ".", "_" and "-", starting with a letter or digit'],
+  ['/v1/decisions', DECISION, 'reasoning', 'text'],
   ['/v1/decisions', DECISION, 'constraints', 'an array of constraints', ['an array']],
   ['/v1/decisions', DECISION, 'constraints.0', 'a constraint: an object with its kind', ['an object']],
   ['/v1/decisions', { ...DECISION, constraints: [{ kind: 'must' }] }, 'constraints.0.option', LABEL],
