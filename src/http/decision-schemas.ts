@@ -161,7 +161,8 @@ export const DecisionInput = DecisionInputSchema.extend({ ...readOnlyFieldsOf(De
         ctx.addIssue({ code: 'custom', path: ['rationale'], message: 'missing: expected string (or reasoning, as AXME Code names it)' })
       }
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    // An array is no object either: told so alone, not also that a field of it is missing.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
   )
   .superRefine((body, ctx) => {
     // A name refused already is said so alone, not also to differ from the other.

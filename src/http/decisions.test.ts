@@ -803,6 +803,9 @@ describe("the decision record of seed 000, sent as its author wrote it (id, reas
     const { reasoning: _reasoning, ...unreasoned } = SEED_D021
     const missing = await call('POST', '/v1/decisions', unreasoned)
     expect([missing.status, missing.body.error.issues]).toEqual([400, [{ path: 'rationale', message: 'missing: expected string (or reasoning, as AXME Code names it)' }]])
+    // A body that is no object is told so alone, not also that a field of it is missing.
+    const array = await call('POST', '/v1/decisions', [SEED_D021])
+    expect(array.body.error.issues).toEqual([{ path: '(body)', message: 'Invalid input: expected object, received array' }])
     const wrong = await call('POST', '/v1/decisions', { ...SEED_D021, id: 'bad key', reasoning: 5 })
     expect(wrong.status).toBe(400)
     expect(wrong.body.error.issues.map((i: any) => i.path).sort()).toEqual(['id', 'reasoning'])
