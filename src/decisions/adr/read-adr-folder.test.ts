@@ -2266,6 +2266,27 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('a day after a full stop ("Accepted. 2026-09-10.") is the status\'s day, as many records write it', () => {
+    for (const [line, date] of [
+      ['Accepted. 2026-09-10.', '2026-09-10'],
+      ['Accepted. 2026-09-13. User explicitly approved the complete DESIGN.', '2026-09-13'],
+      ['**Accepted.** 2026-06-21', '2026-06-21'],
+      ['Accepted.2026-06-21', '2026-06-21'],
+    ]) {
+      expect(readStatusLine(line as string), line).toEqual({ status: 'accepted', date })
+    }
+    // A day that cannot be read is said, as after any other separator.
+    expect(readStatusLine('Accepted. 12/02/2016.')).toEqual({ status: 'accepted', unreadDate: '12/02/2016' })
+    const reading = readTexts({
+      '0001-separate-agent-bus-database.md': '# ADR 0001: Separate Agent Bus Database\n\n## Status\n\nAccepted. 2026-09-10.\n\n## Context\n\nOne coordinator.\n\n## Decision\n\nTwo databases.\n',
+      '0004-open-signup.md': '# ADR 0004 — Open signup from the site URL\n\n## Status\n\nAccepted. 2026-08-31. Ahmed: anyone can sign up through a link\nand then track.\n\n## Context\n\nv1 was invite-code gated.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2026-09-10', null, null],
+      'ADR-0004': ['accepted', '2026-08-31', null, null],
+    })
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':
