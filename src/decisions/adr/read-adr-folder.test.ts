@@ -2287,6 +2287,28 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('a day with its month named, after the status word ("Accepted on July 16, 2026."), is the status\'s day, as a "Date:" field\'s is', () => {
+    for (const [line, date] of [
+      ['Accepted on July 16, 2026.', '2026-07-16'],
+      ['Accepted on 5 May 2020', '2020-05-05'],
+      ['Accepted (May 5, 2020)', '2020-05-05'],
+      ['Accepted — 10 Sept 2025', '2025-09-10'],
+      ['Accepted on 5th of May, 2020 by the team', '2020-05-05'],
+      // A status log on one line, each step with such a day: the latest holds, as with days in numbers.
+      ['Proposed (March 3, 2024), Accepted (April 5, 2024)', '2024-04-05'],
+    ]) {
+      expect(readStatusLine(line as string), line).toEqual({ status: 'accepted', date })
+    }
+    // A month that is none, or a day the month has not, is said as a date that cannot be read.
+    expect(readStatusLine('Accepted on February 30, 2026')).toEqual({ status: 'accepted', unreadDate: 'February 30, 2026' })
+    // A month and year alone are no day: the record is undated, as before.
+    expect(readStatusLine('Accepted in March 2024')).toEqual({ status: 'accepted' })
+    const reading = readTexts({
+      '0001-separate-app-development.md': '# ADR: Separate application development from system maintenance\n\n## Status\n\nAccepted on July 16, 2026.\n\nImplementation is prepared in source.\n\n## Decision\n\nTwo roles.\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2026-07-16', null, null] })
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':

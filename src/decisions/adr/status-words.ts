@@ -192,6 +192,14 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
 const DAY_ALONE_OR_TIMED = String.raw`(?:${TIME_WRITTEN}|${JEKYLL_TIME}|(?![Tt]|${JEKYLL_TIME}))`
 const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\d{1,2}[./]\d{1,2}[./]\d{4})${DAY_ALONE_OR_TIMED}`
 
+/**
+ * A day with its month named, as readDate reads one (`5 May 2020`, `5th of May, 2020`, `July 16,
+ * 2026`): written after a status word by hand (`Accepted on July 16, 2026.`), it was passed over
+ * unsaid, where a `Date:` field written so dates the record. The month's word is read by readDate,
+ * so one that names no month (`Accepted on Foo 12, 2020`) is said as a date that cannot be read.
+ */
+const NAMED_DAY_WRITTEN = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?\p{L}{3,}\.?,?\s+\d{4}|\p{L}{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
+
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
 
@@ -206,7 +214,7 @@ const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u
  * or after a full stop, `Accepted. 2026-09-10.`, as many records write the status as a sentence;
  * "on" as a record in another language writes it too (`Aceptado el …`, `Acceptée le …`, `Angenommen am …`).
  */
-const DAY_AFTER = new RegExp(String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+)(${DAY_WRITTEN})(?![\d./-]*\d)`, 'u')
+const DAY_AFTER = new RegExp(String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+)(${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`, 'u')
 
 /**
  * "Superseded by" and "Supersedes" as records in Spanish, Portuguese, French, German and Italian
@@ -352,7 +360,8 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
  * with words after it, and `Accepted, 2020-05-05` one status and its day.
  */
 function statusLogOnLine(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
-  const steps = plain.split(/\s*[,;]\s*/)
+  // Not at the comma before a year, which is inside a day written with its month named (`March 3, 2024`).
+  const steps = plain.split(/\s*[,;](?!\s*\d{4}\b)\s*/)
   if (steps.length < 2) return undefined
   const read = steps.map((step) => readStatusLine(step, definitions))
   if (read.some((r) => r?.status === undefined || r.date === undefined)) return undefined
