@@ -380,6 +380,19 @@ function fileOf(target: string): string {
 }
 
 /**
+ * The file a name written without a link names: a record's file after its folders, wherever they
+ * begin (`see ../platform/0012-use-x.md`), else the name with the folders of its first word taken
+ * off. A `/` in the prose after a name (`D-16 (2026-10-04). … sending /api to …`) is no folder of
+ * it: taken for one, the name was the words after that `/`, which name no record, and the link
+ * was left out.
+ */
+function writtenFileOf(text: string): string {
+  const file = fileOf(text)
+  if (/\.md[.,;:!]*$/i.test(file)) return file
+  return text.replace(/#.*$/, '').trim().replace(/^\S*\//, '').trim()
+}
+
+/**
  * The link target of `[text](target)`, or of a reference link (`[text][label]`, `[label][]`,
  * `[label]`) that `definitions` defines, else the text itself: what a "Superseded by" names.
  * A link within the page (`[D-002](#d-002-use-spaces)`) or to no definition names its text.
@@ -391,7 +404,7 @@ export function linkTarget(text: string, definitions: LinkDefinitions = new Map(
   if (link !== null) return fileOf(decoded((link[2] ?? link[3]) as string)) || (link[1] as string).trim()
   const reference = /\[([^\]]*)\](?:\s?\[([^\]]*)\])?/.exec(text)
   // Text alone that a file name cannot be read from (`#9`, all of it a fragment) names itself, as written.
-  if (reference === null) return fileOf(text) || text.trim()
+  if (reference === null) return writtenFileOf(text) || text.trim()
   const label = (reference[2] || reference[1]) as string
   return fileOf(decoded(definitions.get(labelOf(label)) ?? '')) || label.trim()
 }

@@ -1892,6 +1892,34 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('a record named before prose that holds a "/" ("Superseded by D-16 (2026-10-04). … sending `/api` to …") is that record, not the words after the "/"', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n### D-5: One container image serves both the API and the frontend\n\n- **Date:** 2026-10-04\n' +
+        "- **Status:** Superseded by D-16 (2026-10-04). The home lab's apps all ship a backend and a frontend image, with Traefik sending `/api` to the backend on the same host name.\n" +
+        '- **Why:** The page and the API share an origin.\n\n' +
+        '### D-16: Deploy through the home-lab repo\n\n- **Date:** 2026-10-04\n- **Status:** Accepted\n- **Why:** The home lab already has a registry.\n',
+      '0001-use-x1.md': '# 1. Use X1\n\nDate: 2024-01-01\n\n## Status\n\nSuperseded by ADR-0002, which moves the service to v2/api and drops v1/api.\n\n## Decision\n\nX1.\n',
+      '0002-use-x2.md': '# 2. Use X2\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\nX2.\n',
+      // A path written bare, after words too, is still read as the file it names.
+      '0003-use-x3.md': '# 3. Use X3\n\nDate: 2024-01-03\n\n## Status\n\nSuperseded by ./0004-use-x4.md\n\n## Decision\n\nX3.\n',
+      '0005-use-x5.md': '# 5. Use X5\n\nDate: 2024-01-05\n\n## Status\n\nSuperseded by the record in ../adr/0006-use-x6.md.\n\n## Decision\n\nX5.\n',
+      '0006-use-x6.md': '# 6. Use X6\n\nDate: 2024-01-06\n\n## Status\n\nAccepted\n\n## Decision\n\nX6.\n',
+      '0004-use-x4.md': '# 4. Use X4\n\nDate: 2024-01-04\n\n## Status\n\nAccepted\n\n## Decision\n\nX4.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'D-5': ['superseded', '2026-10-04', null, 'D-16'],
+      'D-16': ['accepted', '2026-10-04', 'D-5', null],
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-01-02', 'ADR-0001', null],
+      'ADR-0003': ['superseded', '2024-01-03', null, 'ADR-0004'],
+      'ADR-0004': ['accepted', '2024-01-04', 'ADR-0003', null],
+      'ADR-0005': ['superseded', '2024-01-05', null, 'ADR-0006'],
+      'ADR-0006': ['accepted', '2024-01-06', 'ADR-0005', null],
+    })
+  })
+
   it('a status struck out no longer holds: the line says what is not struck ("~~Accepted~~ → **Superseded by [5. …](…)**")', () => {
     expect(readStatusLine('~~Accepted~~ → **Superseded by [ADR-0005](./0005-new-approach.md)**')).toEqual({ status: 'superseded', supersededBy: '0005-new-approach.md' })
     expect(readStatusLine('~~accepted~~ — **superseded by [ADR-0015](0015-drafts.md)**')).toEqual({ status: 'superseded', supersededBy: '0015-drafts.md' })
