@@ -1920,6 +1920,31 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('DECISIONS.md: a link naming a section by the label its heading begins with ("Superseded by D16 (…)" of "### D16: Deploy …") finds it', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n### D5: One container image serves both the API and the frontend\n\n- **Date:** 2026-10-04\n' +
+        '- **Status:** Superseded by D16 (2026-10-04). The home lab apps all ship a backend and a frontend image.\n\n' +
+        '### D8: The container uses host networking\n\n- **Date:** 2026-10-04\n- **Status:** Superseded by D16\n\n' +
+        '### D9: Keep FastAPI\n\n- **Date:** 2026-10-04\n- **Status:** Accepted\n- **Supersedes:** d1\n\n' +
+        '### D1: Use aiohttp\n\n- **Date:** 2026-10-03\n- **Status:** Accepted\n\n' +
+        '### D16: Deploy through the home-lab repo\n\n- **Date:** 2026-10-04\n- **Status:** Accepted\n',
+    })
+    const d5 = 'DEC-d5-one-container-image-serves-both-the-api-and-the'
+    const d8 = 'DEC-d8-the-container-uses-host-networking'
+    const d9 = 'DEC-d9-keep-fastapi'
+    const d1 = 'DEC-d1-use-aiohttp'
+    const d16 = 'DEC-d16-deploy-through-the-home-lab-repo'
+    expect(reading.problems.filter((p) => p.message.includes('names no record'))).toEqual([])
+    expect(summary(reading.records)).toMatchObject({
+      [d5]: ['superseded', '2026-10-04', null, d16],
+      [d9]: ['accepted', '2026-10-04', d1, null],
+      [d1]: ['superseded', '2026-10-03', null, d9],
+    })
+    expect(summary(reading.records)[d16]?.[2]).toBe(d5)
+    expect(summary(reading.records)[d8]?.[0]).toBe('superseded')
+  })
+
   it('a status struck out no longer holds: the line says what is not struck ("~~Accepted~~ → **Superseded by [5. …](…)**")', () => {
     expect(readStatusLine('~~Accepted~~ → **Superseded by [ADR-0005](./0005-new-approach.md)**')).toEqual({ status: 'superseded', supersededBy: '0005-new-approach.md' })
     expect(readStatusLine('~~accepted~~ — **superseded by [ADR-0015](0015-drafts.md)**')).toEqual({ status: 'superseded', supersededBy: '0015-drafts.md' })
