@@ -2362,6 +2362,31 @@ describe('status forms real repositories write', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2026-07-16', null, null] })
   })
 
+  it('a day after who accepted it ("Accepted by the maintainer on 2026-10-06") is the status\'s day', () => {
+    for (const [line, date] of [
+      ['Accepted by the maintainer on 2026-10-06 (#177). It amends', '2026-10-06'],
+      ['Accepted by Matthew on 2026-08-10.', '2026-08-10'],
+      ['Accepted by Roy Kollen Svendsen, 2026-10-05.', '2026-10-05'],
+      ['Accepted by the organiser on 1 September 2026.', '2026-09-01'],
+      ['Accepted by explicit Product Owner decision on 2026-08-18. Implemented as a narrow Product Owner', '2026-08-18'],
+    ]) {
+      expect(readStatusLine(line as string), line).toEqual({ status: 'accepted', date })
+    }
+    // Who alone is no day; a day in a later sentence is not the status's.
+    expect(readStatusLine('Accepted by user.')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted by the team. Reviewed on 2026-01-01.')).toEqual({ status: 'accepted' })
+    const reading = readTexts({
+      '0006-bounded-role-and-pause-matrix.md':
+        '# ADR-0006: Bounded role and pause matrix\n\n## Status\n\nAccepted by the owner on 30 August 2026. Superseded by ADR-0015 (minimal money authority).\n\n## Context\n\nPhase 1.\n',
+      '0015-minimal-money-authority.md': '# ADR-0015: Minimal money authority\n\n## Status\n\nAccepted by the owner on 2026-09-20.\n\n## Context\n\nPhase 2.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0006': ['superseded', '2026-08-30', null, 'ADR-0015'],
+      'ADR-0015': ['accepted', '2026-09-20', 'ADR-0006', null],
+    })
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':

@@ -200,6 +200,13 @@ const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\
  */
 const NAMED_DAY_WRITTEN = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?\p{L}{3,}\.?,?\s+\d{4}|\p{L}{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
 
+/**
+ * Who took the step, between the status word and its day (`Accepted by the maintainer on
+ * 2026-10-06`, `Accepted by Roy Kollen Svendsen, 2026-10-05`), as many records write it: words
+ * of the same sentence (no full stop, bracket or semicolon among them), then `on` or a comma.
+ */
+const WHO_ACCEPTED = String.raw`\s+by\s+[^.;:()\[\]\n]{1,80}?(?:\s+on\s+|\s*,\s*)`
+
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
 
@@ -214,7 +221,10 @@ const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u
  * or after a full stop, `Accepted. 2026-09-10.`, as many records write the status as a sentence;
  * "on" as a record in another language writes it too (`Aceptado el …`, `Acceptée le …`, `Angenommen am …`).
  */
-const DAY_AFTER = new RegExp(String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+)(${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`, 'u')
+const DAY_AFTER = new RegExp(
+  String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+|${WHO_ACCEPTED})(${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`,
+  'u',
+)
 
 /**
  * "Superseded by" and "Supersedes" as records in Spanish, Portuguese, French, German and Italian
