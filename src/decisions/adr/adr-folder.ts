@@ -97,8 +97,15 @@ const TEMPLATE_WORD = '(?:template|plantilla|vorlage|mod[eè]le|modelo|modello)'
  */
 const TRANSLATED_TEMPLATE = /(?<![\p{L}\p{N}])(?:plantilla|vorlage|mod[eè]le|modelo|modello)(?![\p{L}\p{N}])/iu
 
-/** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
-export const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
+/**
+ * The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`, and one
+ * named for the kind of its decisions, as thousands of repositories name theirs
+ * (`ARCHITECTURE_DECISIONS.md`, `docs/architecture-decisions.md`, `DESIGN_DECISIONS.md`,
+ * `TECHNICAL_DECISIONS.md`): read as one record, such a log was refused for the `Status:` under
+ * its title it never had. A record is numbered (`0001-record-architecture-decisions.md`): no log.
+ */
+export const DECISION_LOG =
+  /^(?:(?:architecture|architectural|design|technical|tech|engineering|project|product|team|key)[-_ ]?)?(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
 
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, `decision-log.md`, …) is a section-based log; front matter is MADR (but

@@ -3405,6 +3405,23 @@ describe('a decision log not named DECISIONS.md', () => {
   })
 })
 
+describe('a decision log named for the kind of its decisions', () => {
+  it('is read as one: ARCHITECTURE_DECISIONS.md, architecture-decisions.md, DESIGN_DECISIONS.md, TECHNICAL_DECISIONS.md', () => {
+    const log =
+      '# Architecture Decision Records (ADRs)\n\nThis document records the key architectural decisions.\n\n' +
+      '## ADR-001: SQLite as Primary Database\n\n**Date:** 2025-07-26  \n**Status:** Accepted  \n**Context:** Need for a lightweight database.\n\n**Decision:** Use SQLite.\n\n' +
+      '## ADR-002: Express.js for REST API\n\n**Date:** 2025-07-26  \n**Status:** Accepted  \n**Context:** Need for a mature web framework.\n\n**Decision:** Use Express.js.\n'
+    for (const name of ['ARCHITECTURE_DECISIONS.md', 'architecture-decisions.md', 'Architectural Decisions.md', 'DESIGN_DECISIONS.md', 'TECHNICAL_DECISIONS.md', 'architecture-decision-log.md']) {
+      const reading = readTexts({ [name]: log })
+      expect(reading.problems, name).toEqual([])
+      expect(reading.formats, name).toEqual({ 'decisions-md': 2 })
+      expect(summary(reading.records), name).toEqual({ 'ADR-001': ['accepted', '2025-07-26', null, null], 'ADR-002': ['accepted', '2025-07-26', null, null] })
+    }
+    // A record named for what it decides is still a record: adr-tools' first, numbered.
+    expect(readTexts({ '0001-record-architecture-decisions.md': '# 1. Record architecture decisions\n\n## Status\n\nAccepted\n' }).formats).toEqual({ 'adr-tools': 1 })
+  })
+})
+
 describe("a status left as the template's list of choices", () => {
   it('is an unknown status, the record not imported, in MADR 2 bullets, MADR 3 front matter and a Nygard section alike', () => {
     const reading = readTexts({
