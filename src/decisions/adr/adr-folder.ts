@@ -377,19 +377,23 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const title = p.title.normalize('NFC').toLowerCase()
     logTitles.set(title, [...(logTitles.get(title) ?? []), p.key])
   }
-  // A log's sections by the label their headings begin with (`### D16: Deploy …`, `## Q3 — Use X`),
-  // letters then digits, which is no key (a key has a hyphen, `D-016`) but is how the log names
-  // them: `Superseded by D16 (2026-10-04). …` named no record, and the link was left out.
+  // A log's sections by the label their headings begin with: letters then a number (`### D16: Deploy
+  // …`, `## Decision 3: Use X`), or a number alone (`## 5. Use X`), which is no key (a key has a
+  // hyphen, `D-016`) but is how the log names them (`Superseded by D16 (2026-10-04). …`,
+  // `Superseded by Decision 3`, `Superseded by #5`): such a link named no record, and was left out.
+  const labelOf = (word: string | undefined, number: string) => `${(word ?? '').toLowerCase()}#${Number(number)}`
   const logLabels = new Map<string, string[]>()
   for (const p of parsed) {
     if (p.origin.format !== 'decisions-md') continue
-    const label = /^(\p{L}{1,10}\d{1,6})\s*[:.\u2014\u2013-]\s/u.exec(p.title.normalize('NFC'))?.[1]?.toLowerCase()
-    if (label !== undefined) logLabels.set(label, [...(logLabels.get(label) ?? []), p.key])
+    const written = /^(?:(\p{L}{1,12})[ -]?)?(\d{1,6})\s*[:.)\u2014\u2013-]\s/u.exec(p.title.normalize('NFC'))
+    if (written === null) continue
+    const label = labelOf(written[1], written[2] as string)
+    logLabels.set(label, [...(logLabels.get(label) ?? []), p.key])
   }
   /** The one section of a log whose heading begins with the label `target` begins with, if one alone does. */
   const logLabeled = (target: string) => {
-    const label = /^(\p{L}{1,10}\d{1,6})(?![\p{L}\p{N}_-])/u.exec(target)?.[1]
-    const labeled = label === undefined ? [] : (logLabels.get(label) ?? [])
+    const written = /^(?:(\p{L}{1,12})[ -]?|#)?(\d{1,6})(?![\p{L}\p{N}_]|[.,]\d)/u.exec(target)
+    const labeled = written === null ? [] : (logLabels.get(labelOf(written[1], written[2] as string)) ?? [])
     return labeled.length === 1 ? labeled[0] : undefined
   }
   /** The one section of a log titled `target` as imported, if one alone is. */

@@ -1945,6 +1945,26 @@ describe('status forms real repositories write', () => {
     expect(summary(reading.records)[d8]?.[0]).toBe('superseded')
   })
 
+  it('DECISIONS.md: a link naming a section by its number as its heading writes it ("Decision 3", "#5" of "## 5. Use X") finds it', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n## Decision 1: Use SQLite\n\n- Status: Superseded by Decision 3\n- Date: 2024-01-10\n\nEnough.\n\n' +
+        '## Decision 3: Use Postgres\n\n- Status: Accepted\n- Date: 2024-03-01\n- Supersedes: decision 1\n\nJoins.\n\n' +
+        '## 4. Use gRPC internally\n\n- Status: Superseded by #5\n- Date: 2024-04-01\n\nFast.\n\n' +
+        '## 5. Use REST internally too\n\n- Status: Accepted\n- Date: 2024-05-01\n\nOne protocol.\n\n' +
+        // A count that begins a title is no label: `3 replicas` names no section `## 3. …`.
+        '## 3 replicas per region\n\n- Status: Accepted\n- Date: 2024-05-02\n\nQuorum.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'DEC-decision-1-use-sqlite': ['superseded', '2024-01-10', null, 'DEC-decision-3-use-postgres'],
+      'DEC-decision-3-use-postgres': ['accepted', '2024-03-01', 'DEC-decision-1-use-sqlite', null],
+      'DEC-4-use-grpc-internally': ['superseded', '2024-04-01', null, 'DEC-5-use-rest-internally-too'],
+      'DEC-5-use-rest-internally-too': ['accepted', '2024-05-01', 'DEC-4-use-grpc-internally', null],
+      'DEC-3-replicas-per-region': ['accepted', '2024-05-02', null, null],
+    })
+  })
+
   it('a status struck out no longer holds: the line says what is not struck ("~~Accepted~~ → **Superseded by [5. …](…)**")', () => {
     expect(readStatusLine('~~Accepted~~ → **Superseded by [ADR-0005](./0005-new-approach.md)**')).toEqual({ status: 'superseded', supersededBy: '0005-new-approach.md' })
     expect(readStatusLine('~~accepted~~ — **superseded by [ADR-0015](0015-drafts.md)**')).toEqual({ status: 'superseded', supersededBy: '0015-drafts.md' })
