@@ -2374,8 +2374,10 @@ describe('status forms real repositories write', () => {
     }
     // A month that is none, or a day the month has not, is said as a date that cannot be read.
     expect(readStatusLine('Accepted on February 30, 2026')).toEqual({ status: 'accepted', unreadDate: 'February 30, 2026' })
-    // A month and year alone are no day: the record is undated, as before.
+    // A month and year alone are no day, nor words that name no month: the record is undated, unsaid, as before.
     expect(readStatusLine('Accepted in March 2024')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted in sprint 12, 2024')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted on JULY 16, 2026')).toEqual({ status: 'accepted', date: '2026-07-16' })
     const reading = readTexts({
       '0001-separate-app-development.md': '# ADR: Separate application development from system maintenance\n\n## Status\n\nAccepted on July 16, 2026.\n\nImplementation is prepared in source.\n\n## Decision\n\nTwo roles.\n',
     })

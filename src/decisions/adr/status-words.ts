@@ -195,10 +195,14 @@ const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\
 /**
  * A day with its month named, as readDate reads one (`5 May 2020`, `5th of May, 2020`, `July 16,
  * 2026`): written after a status word by hand (`Accepted on July 16, 2026.`), it was passed over
- * unsaid, where a `Date:` field written so dates the record. The month's word is read by readDate,
- * so one that names no month (`Accepted on Foo 12, 2020`) is said as a date that cannot be read.
+ * unsaid, where a `Date:` field written so dates the record. A word that begins as no month does
+ * (`Accepted in sprint 12, 2024`) is prose; a day the month has not (`February 30, 2026`) is said.
  */
-const NAMED_DAY_WRITTEN = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?\p{L}{3,}\.?,?\s+\d{4}|\p{L}{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
+/** A word that begins as a month's name does, in any case (`July`, `Sept`, `DEC`): the case-insensitive flag is the whole pattern's. */
+const MONTH_WORD = `(?:${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+  .map((m) => [...m].map((c) => `[${c}${c.toUpperCase()}]`).join(''))
+  .join('|')})\\p{L}*`
+const NAMED_DAY_WRITTEN = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_WORD}\.?,?\s+\d{4}|${MONTH_WORD}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
 
 /**
  * Who took the step, between the status word and its day (`Accepted by the maintainer on
