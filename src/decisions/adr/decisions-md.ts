@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
+import { DECISION_DATE_FIELD } from './field-names'
 import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './status-words'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
@@ -89,10 +90,10 @@ export function keyOfTitle(title: string): string {
  * labels logs write beside them (`- Owner: Dana`, `**Approved by:** CTO`), which are no rationale.
  */
 const FIELD =
-  /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|context|deciders|decision-makers|tags|owners?|authors?|approvers?|approved by|decided by|reviewers?|stakeholders|participants|consulted|informed)$/i
+  /^(status|date|decision[- ]date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|context|deciders|decision-makers|tags|owners?|authors?|approvers?|approved by|decided by|reviewers?|stakeholders|participants|consulted|informed)$/i
 
 /** The fields a "### Status" part may hold beside its status that say no status: each is read as a field. */
-const BESIDE_STATUS = /^(date|enforce|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
+const BESIDE_STATUS = /^(date|decision[- ]date|enforce|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
 
 /** A thematic break (`---`, `***`, `* * *`), which logs put between sections: no prose. */
 const BREAK = /^\s*([-*_])(?:\s*\1){2,}\s*$/
@@ -251,7 +252,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // `12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
   const inHeading = FIRST_DAY.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
-    readDateField(fieldOf(body, /^date$/i), unreadDates, latest) ??
+    readDateField(fieldOf(body, /^date$/i) ?? fieldOf(body, DECISION_DATE_FIELD), unreadDates, latest) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??
     statusDate
   const said: Array<{ line: number; message: string; read?: true }> = [...notes]

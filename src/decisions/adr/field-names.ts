@@ -37,11 +37,18 @@ export const RATIONALE_SECTION = new RegExp(`^(?:rationale|argument)$|${TRANSLAT
  * records`, `Datum: WGS84`), which were said as dates that could not be read.
  */
 export function dateFieldOf(lines: readonly Line[]): { value: string; line: number } | undefined {
-  const named = fieldOf(lines, /^date$/i) ?? fieldOf(lines, /^fecha$/i)
+  const named = fieldOf(lines, /^date$/i) ?? fieldOf(lines, DECISION_DATE_FIELD) ?? fieldOf(lines, /^fecha$/i)
   if (named !== undefined) return named
   const word = fieldOf(lines, /^(?:datum|data)$/i)
   return word !== undefined && HOLDS_A_DATE.test(word.value) ? word : undefined
 }
+
+/**
+ * A `Decision date:` field (`- **Decision date:** 2026-09-30`), as many records name the day they
+ * were decided beside others (`Creation Date`, `Documented`): read after a `Date:` field, it was
+ * passed over unsaid, and the record dated the day of its first import.
+ */
+export const DECISION_DATE_FIELD = /^decision[- ]date$/i
 
 /** A value that holds a date as records write one: a year, or a day written with its parts (`05.01.2024`, `12/02/16`). */
 const HOLDS_A_DATE = /\b(?:1[89]|2\d)\d{2}\b|^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}(?!\d)/

@@ -2409,6 +2409,28 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('a "Decision date:" field dates the record as a "Date:" field does, in every format; a "Date:" still comes first', () => {
+    const reading = readTexts({
+      '0029-place-help-in-the-footer.md':
+        '# ADR-0029: Place Help in the footer and use consistent icon buttons\n\n- **Status:** accepted\n- **Decision date:** 2026-09-30\n- **Documented:** 2026-10-02\n\n## Context\n\nHeader.\n\n## Decision\n\nFooter.\n',
+      '0014-wizard-enhancements.md':
+        '# Wizard Enhancements\n\n- **Status:** Proposed (Revision 2)\n- **Creation Date:** 2024-01-23\n- **Decision Date:** 2024-02-13\n\n## Context\n\nC.\n',
+      '0015-use-grpc.md': '# 15. Use gRPC\n\nDecision date: 2025-03-04\n\n## Status\n\nAccepted\n\n## Decision\n\ngRPC.\n',
+      '0016-use-protobuf.md': '# 16. Use Protobuf\n\nDate: 2025-03-05\nDecision date: 2025-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nProtobuf.\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: Accepted\n- Decision date: 2024-01-10\n\nHabit.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0014': ['proposed', '2024-02-13', null, null],
+      'ADR-0015': ['accepted', '2025-03-04', null, null],
+      'ADR-0016': ['accepted', '2025-03-05', null, null],
+      'ADR-0029': ['accepted', '2026-09-30', null, null],
+      'D-001': ['accepted', '2024-01-10', null, null],
+    })
+    // A field, not prose: the log's rationale is its prose alone.
+    expect(reading.records.find((r) => r.key === 'D-001')?.rationale).toBe('Habit.')
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':
