@@ -192,16 +192,17 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
 const DAY_ALONE_OR_TIMED = String.raw`(?:${TIME_WRITTEN}|${JEKYLL_TIME}|(?![Tt]|${JEKYLL_TIME}))`
 const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\d{1,2}[./]\d{1,2}[./]\d{4})${DAY_ALONE_OR_TIMED}`
 
+/** A word that begins as a month's name does, in any case (`July`, `Sept`, `DEC`), spelt out: DAY_AFTER has no `i` flag, and the rest of it is read as written. */
+const MONTH_WORD = `(?:${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+  .map((m) => [...m].map((c) => `[${c}${c.toUpperCase()}]`).join(''))
+  .join('|')})\\p{L}*`
+
 /**
  * A day with its month named, as readDate reads one (`5 May 2020`, `5th of May, 2020`, `July 16,
  * 2026`): written after a status word by hand (`Accepted on July 16, 2026.`), it was passed over
  * unsaid, where a `Date:` field written so dates the record. A word that begins as no month does
  * (`Accepted in sprint 12, 2024`) is prose; a day the month has not (`February 30, 2026`) is said.
  */
-/** A word that begins as a month's name does, in any case (`July`, `Sept`, `DEC`): the case-insensitive flag is the whole pattern's. */
-const MONTH_WORD = `(?:${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
-  .map((m) => [...m].map((c) => `[${c}${c.toUpperCase()}]`).join(''))
-  .join('|')})\\p{L}*`
 const NAMED_DAY_WRITTEN = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_WORD}\.?,?\s+\d{4}|${MONTH_WORD}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
 
 /**
