@@ -1080,6 +1080,8 @@ const URL_AT_FAULT = [
   { status: 404, type: 'application/json', body: '{"error":{"code":"not_found","message":"no route"}}', said: 'answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?' },
   { status: 405, type: 'text/plain', body: 'Method Not Allowed', said: 'answered HTTP 405: is DECISION_MEMORY_URL the service\'s address, with no path?' },
   { status: 200, type: 'text/html', body: '<html>Welcome to nginx!</html>', said: 'answered HTTP 200 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)' },
+  // A mock or echo server's catch-all: a JSON object, but none of a hook answer's fields.
+  { status: 200, type: 'application/json', body: '{"status":"ok","received":{"hook_event_name":"PostToolUse"}}', said: 'answered HTTP 200 with JSON that is no hook answer (is DECISION_MEMORY_URL a decision-memory service?)' },
 ]
 
 describe('decision-memory hook given a capture, DECISION_MEMORY_URL at fault', () => {

@@ -186,14 +186,29 @@ export function pathOfPayload(payload: unknown): string | undefined {
   return cwd === undefined || repositoryRoot(cwd) === undefined ? undefined : pathInRepository(cwd)
 }
 
-/** What a body is as JSON: an object (as the service answers), other JSON (an array, a string), or none. */
-function jsonKind(body: string): 'object' | 'other' | 'none' {
+/**
+ * The fields of the JSON a command hook prints that Claude Code reads (its hooks reference): the
+ * service answers with some of them (`systemMessage`, `hookSpecificOutput`) or none (`{}`).
+ */
+const HOOK_OUTPUT_FIELDS = new Set(['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'decision', 'reason', 'hookSpecificOutput'])
+
+/**
+ * What a body is as JSON: a hook answer (an object of hook output fields alone, as the service
+ * answers), another object (a mock or echo server's catch-all: `{"status": "ok"}`, the payload sent
+ * back), other JSON (an array, a string), or none.
+ */
+function jsonKind(body: string): 'answer' | 'object' | 'other' | 'none' {
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(body)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? 'object' : 'other'
+    value = JSON.parse(body)
   } catch {
     return 'none'
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'other'
+  const answer = Object.entries(value).every(
+    ([field, v]) => HOOK_OUTPUT_FIELDS.has(field) && (field !== 'hookSpecificOutput' || (typeof v === 'object' && v !== null && !Array.isArray(v))),
+  )
+  return answer ? 'answer' : 'object'
 }
 
 /** The `error.code` of a service's error answer; undefined for any other body. */
@@ -810,13 +825,15 @@ async function deliverOrSpool(
       if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false, spooled)
       if (response.ok) {
         const kind = jsonKind(body)
-        if (kind === 'object') {
+        if (kind === 'answer') {
           const tooLate = response.headers.get(LATE_HEADER)
           return { outcome: 'delivered', body, ...(tooLate === null ? {} : { tooLate }) }
         }
-        // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
-        // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
-        const what = kind === 'none' ? 'a body that is not JSON' : 'JSON that is not an object'
+        // Another server at the URL (a web server, a proxy's page, a mock's catch-all JSON): it took
+        // nothing, and what it said must not reach stdout, which Claude Code shows, or adds to the
+        // agent's context. Taken for the service's, a capture was lost unsaid, as the guard refuses
+        // JSON that is no check's verdict.
+        const what = kind === 'none' ? 'a body that is not JSON' : kind === 'object' ? 'JSON that is no hook answer' : 'JSON that is not an object'
         sayUrlFault(e, spooled, `${url} answered HTTP ${response.status} with ${what} (is DECISION_MEMORY_URL a decision-memory service?)`)
         timedOut = false
         return { outcome: 'failed' }
