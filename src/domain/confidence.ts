@@ -192,6 +192,15 @@ export const SPLIT_WEIGHED_METHOD =
   "the context test's times the number of keys tested)"
 
 /**
+ * Added to a multi-select confidence's method where the change test or the context backoff split
+ * its evidence: each option's P(rate >= 0.5) is then mixed as a single-select P(max) is.
+ */
+export const SPLIT_WEIGHED_MULTI_SELECT_METHOD =
+  "; on evidence split by the change test or the context backoff, each option's P(selection rate >= 0.5) mixed with the same on the evidence before the split, " +
+  `weighed by the posterior probability that the split is real (prior ${SPLIT_PRIOR}, Bayes factor 1/(-e*p*ln p) of the test's p-value, ` +
+  "the context test's times the number of keys tested)"
+
+/**
  * The posterior probability that a split found at p-value `pValue` is real, with prior
  * SPLIT_PRIOR: the Bayes factor for it taken as 1/(−e·p·ln p), the most a p-value can be worth
  * against a point null (Sellke, Bayarri & Berger 2001); from p = 1/e on, where that reaches 1, 1:

@@ -1370,6 +1370,36 @@ describe('confidence on split evidence, weighed by how sure the split is (R-REC-
     expect(r.confidence.value).toBeGreaterThanOrEqual(real * narrowed - 0.0001)
     expect(r.confidence.method).toContain('weighed by the posterior probability that the split is real')
   })
+  it("at a multi-select point, after a change found on few choices, mixes each option's P(rate >= 0.5) with the whole history's", () => {
+    // Half a year of {Lint}, with Unit in 3 sets of 8, then {Lint, Unit} seven days running: a
+    // change at p < 0.01, but on seven sets, as a user whose rates hold still makes one now and then.
+    const CHECKS = [{ option: 'Lint' }, { option: 'Unit' }, { option: 'E2E' }]
+    const set = (chosen: string[], timestamp: string) => observation({ chosen, timestamp, options: ['Lint', 'Unit', 'E2E'], multi_select: true })
+    const recent = Array.from({ length: 7 }, (_, i) => set(['Lint', 'Unit'], day(7 - i)))
+    const obs = [
+      ...Array.from({ length: 76 }, (_, i) => set(i % 8 < 3 ? ['Lint', 'Unit'] : ['Lint'], day(230 - 2.5 * i))),
+      ...recent,
+    ]
+    const ask = (o: Observation[], p = policy) => recommend(input({ observations: o, options: CHECKS, multi_select: true, policy: p }))
+    const r = ask(obs)
+    expect(r).toMatchObject({ recommended: ['Lint', 'Unit'], observations: 7 })
+    const real = splitPosterior(r.change_test!.p_value)
+    expect(real).toBeGreaterThan(0.1)
+    expect(real).toBeLessThan(0.95)
+    const unit = (x: ReturnType<typeof recommend>) => x.options.find((o) => o.option === 'Unit')!
+    const alone = unit(ask(recent))
+    const whole = ask(obs, noChangeTest())
+    expect(whole.change_test).toBeNull()
+    // On the whole history, decayed, Unit is selected at about 0.6: P(rate >= 0.5) is the confidence
+    // in selecting it (or 1 less the confidence in leaving it out), below the seven's own.
+    const wholeAbove = unit(whole).recommended ? unit(whole).confidence! : 1 - unit(whole).confidence!
+    expect(unit(r).confidence).toBeCloseTo(real * alone.confidence! + (1 - real) * wholeAbove, 3)
+    expect(unit(r).confidence).toBeLessThan(alone.confidence! - 0.01)
+    // The set's confidence is still the product of its options'.
+    expect(r.confidence.value).toBeCloseTo(r.options.reduce((product, o) => product * o.confidence!, 1), 3)
+    expect(r.confidence.method).toContain("each option's P(selection rate >= 0.5) mixed with the same on the evidence before the split")
+    expect(ask(recent).confidence.method).not.toContain('split')
+  })
 })
 
 describe('splitPosterior', () => {

@@ -10,6 +10,7 @@ import {
   singleSelectBelief,
   splitPosterior,
   SPLIT_WEIGHED_METHOD,
+  SPLIT_WEIGHED_MULTI_SELECT_METHOD,
   towardChance,
   type ConfidenceLevel,
   type SelectionBelief,
@@ -126,6 +127,39 @@ function splitWeighed(
     value = real * value + (1 - real) * unsplit(selection.scoped)
   }
   return value
+}
+
+/**
+ * A multi-select answer's beliefs on evidence split by the change test or the context backoff
+ * (R-REC-3, R-REC-7, R-REC-8), weighed as splitWeighed weighs a single-select confidence: each
+ * option's P(rate ≥ ½) on the split evidence times the posterior probability that the split is
+ * real, plus the same on the evidence before the split times the rest; its confidence is then that
+ * (or its complement, for an option left out). Which options are selected stays as the split
+ * evidence says. Unweighed, on users whose rates hold still and ignore the context, sets narrowed
+ * by chance were stated 0.869 and right 0.684 of the time, and 0.653 and 0.478.
+ */
+function splitWeighedSelections(
+  beliefs: readonly SelectionBelief[],
+  selection: EvidenceSelection,
+  labels: readonly string[],
+  asOf: Date,
+  policy: CompiledPolicy,
+): SelectionBelief[] {
+  const { contextTest, changeTest } = selection
+  if (contextTest === null && changeTest === null) return [...beliefs]
+  const above = (b: SelectionBelief) => (b.selected ? b.confidence : 1 - b.confidence)
+  let pAbove = new Map(beliefs.map((b) => [b.option, above(b)]))
+  const mix = (real: number, cell: Cell) => {
+    const before = multiSelectBeliefs(preferenceOf(cell.tallies, labels, asOf, policy.decay.alpha, false), labels, policy.confidence.prior)
+    const unsplit = new Map(before.map((b) => [b.option, above(b)]))
+    pAbove = new Map([...pAbove].map(([option, value]) => [option, real * value + (1 - real) * (unsplit.get(option) as number)]))
+  }
+  if (changeTest !== null) mix(splitPosterior(changeTest.p_value), selection.basis)
+  if (contextTest !== null) mix(splitPosterior(Math.min(1, contextTest.p_value * (policy.context.significance / contextTest.level))), selection.scoped)
+  return beliefs.map((b) => {
+    const value = pAbove.get(b.option) as number
+    return { ...b, confidence: b.selected ? value : 1 - value }
+  })
 }
 
 /**
@@ -329,15 +363,19 @@ export function recommend(input: RecommendationInput): Recommendation {
   let p: number
   let entropy: number
   let method: string
-  const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior, policy.confidence.predictive_prior) : []
+  const beliefs = multiSelect ? multiSelectBeliefs(preference, labels, prior, policy.confidence.predictive_prior) : []
   const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
   const majority = multiSelect ? undefined : majorityOption(preference, labels, staticDefault)
-  const learned = multiSelect ? selections.filter((s) => s.selected).map((s) => s.option) : [majority ?? staticDefault]
+  const learned = multiSelect ? beliefs.filter((s) => s.selected).map((s) => s.option) : [majority ?? staticDefault]
   // Every choice at the point was of options not offered now (the agent reworded them): there is
   // no observed majority to learn, and the static default stands in for it, said as such.
   const noneOffered = !multiSelect && majority === undefined
   const learning = input.personalization && n >= N && !noneOffered
   recommended = learning ? learned : [staticDefault]
+  // Learned on split evidence, each option's confidence is weighed by how sure the split is, as a
+  // single-select answer's is below; p is not, as there.
+  const selections = multiSelect && learning ? splitWeighedSelections(beliefs, selection, labels, input.asOf, policy) : beliefs
+  const splitEvidence = learning && (selection.contextTest !== null || selection.changeTest !== null)
   if (belief !== null) {
     const top = recommended[0] as string
     value = belief.probabilityOfMax(top)
@@ -345,14 +383,13 @@ export function recommend(input: RecommendationInput): Recommendation {
     p = belief.predictive(top)
     entropy = belief.entropy
     // Said where the value was weighed so: it is then not the Dirichlet's P(max) alone.
-    const split = learning && (selection.contextTest !== null || selection.changeTest !== null)
-    method = split ? SINGLE_SELECT_METHOD + SPLIT_WEIGHED_METHOD : SINGLE_SELECT_METHOD
+    method = splitEvidence ? SINGLE_SELECT_METHOD + SPLIT_WEIGHED_METHOD : SINGLE_SELECT_METHOD
   } else {
     const set = setFigures(selections, new Set(recommended))
     value = set.confidence
     p = set.p
     entropy = set.entropy
-    method = MULTI_SELECT_METHOD
+    method = splitEvidence ? MULTI_SELECT_METHOD + SPLIT_WEIGHED_MULTI_SELECT_METHOD : MULTI_SELECT_METHOD
   }
 
   // Preconditions (R-REC-5): from the observations that support the recommendation.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { DEFAULT_POLICY_FILE, parsePolicy } from '../config/load-policy'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
+import { splitPosterior } from '../domain/confidence'
 import { REMEMBERED_BODIES, type ValidBodies, validBodies } from './recommendations'
 
 const TIER = {
@@ -552,5 +553,57 @@ describe('POST /v1/recommendations: a precondition_share of one half or less', (
     expect(body.conditions.context).toEqual([])
     expect(body.precondition).toBe('your choices of 2026-07-01 still hold')
     expect(body.contradictions).toEqual([])
+  })
+})
+
+describe('confidence on evidence the context backoff split, at a multi-select point (R-REC-3, R-REC-7, R-REC-8)', () => {
+  const CHECKS = { question: 'Which checks should run?', header: 'Checks', all_options: ['Lint', 'Unit tests'], multi_select: true }
+  /** Lint every time; Unit tests in 10 of 32 sets in phase run and 6 of 8 in phase plan: p ≈ 0.02, as chance makes it. */
+  const sets = (phases: readonly string[]) =>
+    phases.flatMap((phase) =>
+      Array.from({ length: phase === 'run' ? 32 : 8 }, (_, i) => ({
+        ...CHECKS,
+        user_choice: i < (phase === 'run' ? 10 : 6) ? ['Lint', 'Unit tests'] : ['Lint'],
+        decision_id: `${phase}-${i}`,
+        timestamp: START,
+        context: { phase },
+      })),
+    )
+
+  it("weighs each option's confidence by how sure the split is, as a single-select answer's is", async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', sets(['run', 'plan']).map((o) => ({ ...o, user: 'split' })))
+    await call('POST', '/v1/observations', sets(['plan']).map((o) => ({ ...o, user: 'plan-only' })))
+    const r = (await call('POST', '/v1/recommendations', { ...CHECKS, user: 'split', context: { phase: 'plan' } })).body
+    expect(r).toMatchObject({ recommended: ['Lint', 'Unit tests'], context_key: 'phase' })
+    const real = splitPosterior(r.context_test.p_value * (0.05 / r.context_test.level))
+    expect(real).toBeGreaterThan(0.2)
+    expect(real).toBeLessThan(0.8)
+    const unit = (body: any) => body.options.find((o: any) => o.option === 'Unit tests')
+    // On the 8 sets of plan alone, Unit tests is selected at 0.75: P(rate >= 0.5) = 0.91.
+    const alone = unit((await call('POST', '/v1/recommendations', { ...CHECKS, user: 'plan-only' })).body)
+    expect(alone).toMatchObject({ recommended: true })
+    expect(alone.confidence).toBeGreaterThan(0.9)
+    // On all 40, at 0.4, it is left out: its P(rate >= 0.5) is 1 less the confidence in leaving it out.
+    const whole = unit((await call('POST', '/v1/recommendations', { ...CHECKS, user: 'split' })).body)
+    expect(whole).toMatchObject({ recommended: false })
+    expect(unit(r).confidence).toBeCloseTo(real * alone.confidence + (1 - real) * (1 - whole.confidence), 3)
+    // The set's is still the product of its options', and the method says it was weighed.
+    const lint = r.options.find((o: any) => o.option === 'Lint')
+    expect(r.confidence.value).toBeCloseTo(lint.confidence * unit(r).confidence, 3)
+    expect(r.confidence.level).not.toBe('medium-high')
+    expect(r.confidence.method).toContain('weighed by the posterior probability that the split is real')
+    // The same choices at a single-select point are weighed alike: Beta chosen where Unit tests was.
+    const single = sets(['run', 'plan']).map(({ multi_select: _, ...o }) => ({
+      ...o,
+      user: 'single',
+      question: 'Which one?',
+      all_options: ['Alpha', 'Beta'],
+      user_choice: (o.user_choice as string[]).includes('Unit tests') ? 'Beta' : 'Alpha',
+    }))
+    await call('POST', '/v1/observations', single)
+    const s = (await call('POST', '/v1/recommendations', { question: 'Which one?', all_options: ['Alpha', 'Beta'], user: 'single', context: { phase: 'plan' } })).body
+    expect(s).toMatchObject({ recommended: 'Beta', context_key: 'phase' })
+    expect(Math.abs(unit(r).confidence - s.confidence.value)).toBeLessThan(0.05)
   })
 })
