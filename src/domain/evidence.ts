@@ -483,15 +483,20 @@ export interface Conditions {
 }
 
 /**
- * The categories of the evidence that chose any of the recommended options: its support. An
- * empty multi-select recommendation (no option selected at half the rate) rests on every one.
+ * The categories of the evidence that chose the recommended options: its support. A multi-select
+ * set rests on the sets that held all of it, where its options go together (Lint every time, Unit
+ * tests with it only in phase run: the set {Lint, Unit tests} holds in run, not wherever Lint was
+ * chosen); where no set held all of it, on those that held any. An empty multi-select
+ * recommendation (no option selected at half the rate) rests on every one.
  */
 export function supportOf(selection: EvidenceSelection, recommended: readonly string[], options: readonly string[]): Category[] {
   const wanted = new Set(recommended)
   const categories = [...selection.basis.tallies.keys()]
   if (wanted.size === 0) return categories
   // Each label as the option offered now, in another case too, as the preference counts it.
-  return categories.filter((c) => offeredIn(c, options).some((option) => wanted.has(option)))
+  const chosen = categories.map((c) => ({ c, offered: new Set(offeredIn(c, options)) }))
+  const whole = chosen.filter(({ offered }) => [...wanted].every((option) => offered.has(option)))
+  return (whole.length > 0 ? whole : chosen.filter(({ offered }) => [...wanted].some((option) => offered.has(option)))).map(({ c }) => c)
 }
 
 /**

@@ -159,6 +159,55 @@ describe('the precondition of a learned answer (R-REC-5)', () => {
     expect(body.precondition).not.toMatch(/phase|stage/)
     expect(body.conditions.context).toEqual([{ key: 'workflow', value: '/moai run', share: 1 }])
   })
+
+  it('of a multi-select set rests on the sets that hold all of it: Unit tests chosen only in run is "phase is run"', async () => {
+    const { call } = await createTestApp()
+    const checks = { question: 'Which checks should run?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E tests'], multi_select: true }
+    // Lint every time; Unit tests with it in the 20 sets of phase run, never in the 4 of plan nor the 4 of review.
+    const sets = [
+      ...Array.from({ length: 20 }, () => ({ user_choice: ['Lint', 'Unit tests'], context: { phase: 'run' } })),
+      ...Array.from({ length: 4 }, () => ({ user_choice: ['Lint'], context: { phase: 'plan' } })),
+      ...Array.from({ length: 4 }, () => ({ user_choice: ['Lint'], context: { phase: 'review' } })),
+    ]
+    await call('POST', '/v1/observations', sets.map((o, i) => ({ ...checks, ...o, decision_id: `m-${i}`, timestamp: START })))
+    const plan = (await call('POST', '/v1/recommendations', { ...checks, context: { phase: 'plan' } })).body
+    // Too few sets in plan to narrow to them (4 < N): all 28 count, and Lint and Unit tests are selected.
+    expect(plan).toMatchObject({ recommended: ['Lint', 'Unit tests'], context_key: null })
+    expect(plan.precondition).toBe('phase is run')
+    expect(plan.conditions.context).toEqual([{ key: 'phase', value: 'run', share: 1 }])
+    expect(plan.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'plan' }])
+    expect(plan.confidence.lowered_because).toMatch(/phase is plan, not run/)
+    expect(plan.state).toBe('partial')
+    expect(plan.options[0].description).toBe('Recommended when phase is run — each selected in at least 71% of recent choices')
+    // Asked in run, nothing is contradicted.
+    const run = (await call('POST', '/v1/recommendations', { ...checks, context: { phase: 'run' } })).body
+    expect(run).toMatchObject({ precondition: 'phase is run', contradictions: [] })
+    // The same choices at a single-select point, Beta where Unit tests was chosen, say the same.
+    const single = sets.map((o, i) => ({
+      question: 'Which one?',
+      all_options: ['Alpha', 'Beta'],
+      user_choice: o.user_choice.includes('Unit tests') ? 'Beta' : 'Alpha',
+      context: o.context,
+      user: 'single',
+      decision_id: `s-${i}`,
+      timestamp: START,
+    }))
+    await call('POST', '/v1/observations', single)
+    const s = (await call('POST', '/v1/recommendations', { question: 'Which one?', all_options: ['Alpha', 'Beta'], user: 'single', context: { phase: 'plan' } })).body
+    expect(s).toMatchObject({ recommended: 'Beta', precondition: 'phase is run', contradictions: [{ key: 'phase', expected: 'run', got: 'plan' }] })
+  })
+
+  it('of a multi-select set no choice held whole rests on the sets that hold any of it', async () => {
+    const { call } = await createTestApp()
+    const checks = { question: 'Which checks should run?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E tests'], multi_select: true }
+    // Each option in 2 of 3 sets, never all three in one: all three are selected, no set holds them.
+    const pairs = [['Lint', 'Unit tests'], ['Unit tests', 'E2E tests'], ['Lint', 'E2E tests']]
+    const sets = Array.from({ length: 9 }, (_, i) => ({ user_choice: pairs[i % 3], context: { phase: 'run' } }))
+    await call('POST', '/v1/observations', sets.map((o, i) => ({ ...checks, ...o, decision_id: `m-${i}`, timestamp: START })))
+    const { body } = await call('POST', '/v1/recommendations', checks)
+    expect(body.recommended).toEqual(['Lint', 'Unit tests', 'E2E tests'])
+    expect(body.precondition).toBe('phase is run')
+  })
 })
 
 describe('sensitive points (R-REC-6, R-ASK-2)', () => {
