@@ -180,7 +180,8 @@ export const DecisionInput = DecisionInputSchema.extend({ ...readOnlyFieldsOf(De
     allOf: [{ anyOf: [{ required: ['rationale'], properties: { rationale: {} } }, { required: ['reasoning'], properties: { reasoning: {} } }] }],
     description:
       "A decision record. `id` and `reasoning`, the names AXME Code's decision records give `key` and `rationale`, are taken for them: " +
-      'one name or the other, and both given they must say the same (else a 400 naming `id` or `reasoning`, `differs from key: give one of the two`).',
+      'one name or the other, and both given they must say the same (else a 400 naming the AXME name, `id: differs from key: give one of the two`, ' +
+      '`reasoning: differs from rationale: …`).',
     example: {
       key: 'D-021',
       title: 'Never force push to protected branches',

@@ -798,6 +798,17 @@ describe("the decision record of seed 000, sent as its author wrote it (id, reas
     expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual(['D-021'])
   })
 
+  it("records the seed's record proposed, as any sent without a status, and in force with status accepted; refuses an AXME Code file's other fields", async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', SEED_D021)).body.status).toBe('proposed')
+    const accepted = await call('POST', '/v1/decisions', { ...SEED_D021, id: 'D-022', status: 'accepted' })
+    expect([accepted.status, accepted.body.status]).toEqual([201, 'accepted'])
+    // AXME Code's decision file writes these too (see adr/axme-code.ts), which import-adr reads; the route does not take them.
+    const file = await call('POST', '/v1/decisions', { ...SEED_D021, id: 'D-023', slug: 'never-force-push', sessionId: 's-1', status: 'active' })
+    expect(file.status).toBe(400)
+    expect(file.body.error.issues.map((i: any) => i.path).sort()).toEqual(['sessionId', 'slug', 'status'])
+  })
+
   it('names the field a seed name was sent wrong under, and rationale when neither it nor reasoning is given', async () => {
     const { call } = await createTestApp()
     const { reasoning: _reasoning, ...unreasoned } = SEED_D021
