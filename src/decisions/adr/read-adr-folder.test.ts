@@ -2384,6 +2384,17 @@ describe('status forms real repositories write', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2026-07-16', null, null] })
   })
 
+  it('a status log on one line is still split at a comma before a day written in numbers ("Proposed 2025-01-10, 2025-03-01 Accepted")', () => {
+    // Only the year of a day with its month named (`March 3, 2024`) is no step of its own: a day
+    // in numbers after the comma begins the next step, which holds, as before days with a month named were read.
+    for (const line of ['Proposed 2025-01-10, 2025-03-01 Accepted', 'Proposed on 2025-01-10, 2025-03-01: Accepted', 'Proposed 2025-01-10; 2025/03/01 Accepted']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2025-03-01' })
+    }
+    expect(readStatusLine('Proposed (March 3, 2024), Accepted (5 April, 2024)')).toEqual({ status: 'accepted', date: '2024-04-05' })
+    const reading = readTexts({ '0021-v2-gateway.md': '# 21. The v2 gateway\n\n## Status\n\nProposed 2025-01-10, 2025-03-01 Accepted\n\n## Context\n\nv2.\n' })
+    expect(summary(reading.records)).toEqual({ 'ADR-0021': ['accepted', '2025-03-01', null, null] })
+  })
+
   it('a day after who accepted it ("Accepted by the maintainer on 2026-10-06") is the status\'s day', () => {
     for (const [line, date] of [
       ['Accepted by the maintainer on 2026-10-06 (#177). It amends', '2026-10-06'],

@@ -375,8 +375,9 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
  * with words after it, and `Accepted, 2020-05-05` one status and its day.
  */
 function statusLogOnLine(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
-  // Not at the comma before a year, which is inside a day written with its month named (`March 3, 2024`).
-  const steps = plain.split(/\s*[,;](?!\s*\d{4}\b)\s*/)
+  // Not at the comma before a year, which is inside a day written with its month named (`March 3, 2024`);
+  // a day written in numbers after it (`Proposed 2025-01-10, 2025-03-01 Accepted`) begins the next step.
+  const steps = plain.split(/\s*[,;](?!\s*\d{4}\b(?![-./]\d))\s*/)
   if (steps.length < 2) return undefined
   const read = steps.map((step) => readStatusLine(step, definitions))
   if (read.some((r) => r?.status === undefined || r.date === undefined)) return undefined
