@@ -382,19 +382,28 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   // hyphen, `D-016`) but is how the log names them (`Superseded by D16 (2026-10-04). …`,
   // `Superseded by Decision 3`, `Superseded by #5`): such a link named no record, and was left out.
   const labelOf = (word: string | undefined, number: string) => `${(word ?? '').toLowerCase()}#${Number(number)}`
-  const logLabels = new Map<string, string[]>()
+  const logLabels = new Map<string, Array<{ key: string; path: string }>>()
   for (const p of parsed) {
     if (p.origin.format !== 'decisions-md') continue
     const written = /^(?:(\p{L}{1,12})[ -]?)?(\d{1,6})\s*[:.)\u2014\u2013-]\s/u.exec(p.title.normalize('NFC'))
     if (written === null) continue
     const label = labelOf(written[1], written[2] as string)
-    logLabels.set(label, [...(logLabels.get(label) ?? []), p.key])
+    logLabels.set(label, [...(logLabels.get(label) ?? []), { key: p.key, path: p.origin.path }])
   }
-  /** The one section of a log whose heading begins with the label `target` begins with, if one alone does. */
-  const logLabeled = (target: string) => {
+  /**
+   * The one section of a log whose heading begins with the label `target` begins with, if one alone
+   * does. A number alone (`5`, `#5`) names a section of the log that writes it, and only as the
+   * name, alone or before a bracket or a mark: before words it counts them (`Superseded by 3
+   * regional databases`), and in a record beside the log it is that record's number (`Superseded
+   * by 2`, ADR-0002), or an issue's (`#14`); either was linked to the log's `## 3.` or `## 2.`.
+   */
+  const logLabeled = (target: string, from: string) => {
     const written = /^(?:(\p{L}{1,12})[ -]?|#)?(\d{1,6})(?![\p{L}\p{N}_]|[.,]\d)/u.exec(target)
-    const labeled = written === null ? [] : (logLabels.get(labelOf(written[1], written[2] as string)) ?? [])
-    return labeled.length === 1 ? labeled[0] : undefined
+    if (written === null) return undefined
+    const alone = written[1] === undefined
+    if (alone && !/^\s*(?:$|[(\[.,;:!?\u2014\u2013-])/.test(target.slice(written[0].length))) return undefined
+    const labeled = (logLabels.get(labelOf(written[1], written[2] as string)) ?? []).filter((l) => !alone || l.path === from)
+    return labeled.length === 1 ? labeled[0]?.key : undefined
   }
   /** The one section of a log titled `target` as imported, if one alone is. */
   const logTitled = (target: string) => {
@@ -435,7 +444,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       number === null ? undefined : numberedKey(Number(number[1])),
       keyOfHeading(ref.target),
       logTitled(target),
-      logLabeled(target),
+      logLabeled(target, record.origin.path),
       renamed === null ? undefined : numberedKey(Number(renamed[1])),
     ]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))

@@ -1965,6 +1965,27 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('DECISIONS.md: a number alone names a section of its own log, and only when it is the name, not a count before words', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n## 1. One Postgres for everything\n\n- Status: Superseded by 3 regional databases, one per market\n- Date: 2024-01-10\n\nOne database.\n\n' +
+        '## 2. Use Redis for sessions\n\n- Status: Accepted\n- Date: 2024-02-01\n\nSessions.\n\n' +
+        '## 3. Shard by tenant\n\n- Status: Accepted\n- Date: 2024-03-01\n\nTenants.\n',
+      // An ADR's `2` is ADR-0002, not in the folder: no section of a log beside it.
+      '0007-use-cron.md': '# 7. Use cron for jobs\n\nDate: 2024-04-01\n\n## Status\n\nSuperseded by 2\n\n## Context\n\nJobs.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'DEC-1-one-postgres-for-everything': ['superseded', '2024-01-10', null, null],
+      'DEC-2-use-redis-for-sessions': ['accepted', '2024-02-01', null, null],
+      'DEC-3-shard-by-tenant': ['accepted', '2024-03-01', null, null],
+      'ADR-0007': ['superseded', '2024-04-01', null, null],
+    })
+    expect(reading.problems.map((p) => p.message)).toEqual([
+      'superseded by "2" names no record in this folder; the link is left out',
+      'superseded by "3 regional databases, one per market" names no record in this folder; the link is left out',
+    ])
+  })
+
   it('a status struck out no longer holds: the line says what is not struck ("~~Accepted~~ → **Superseded by [5. …](…)**")', () => {
     expect(readStatusLine('~~Accepted~~ → **Superseded by [ADR-0005](./0005-new-approach.md)**')).toEqual({ status: 'superseded', supersededBy: '0005-new-approach.md' })
     expect(readStatusLine('~~accepted~~ — **superseded by [ADR-0015](0015-drafts.md)**')).toEqual({ status: 'superseded', supersededBy: '0015-drafts.md' })
