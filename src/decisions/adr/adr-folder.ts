@@ -107,6 +107,21 @@ const TRANSLATED_TEMPLATE = /(?<![\p{L}\p{N}])(?:plantilla|vorlage|mod[eè]le|mo
 export const DECISION_LOG =
   /^(?:(?:architecture|architectural|design|technical|tech|engineering|project|product|team|key)[-_ ]?)?(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
 
+/** A log named for the kind of its decisions (`ARCHITECTURE_DECISIONS.md`), which DECISION_LOG names too. */
+const KIND_NAMED_LOG = /^(?:architecture|architectural|design|technical|tech|engineering|project|product|team|key)[-_ ]?(?:decisions|decision[-_ ]?log)/i
+
+/**
+ * Whether a file named as a log of a kind of decisions (`technical-decisions.md`) is one record
+ * instead: front matter with a status, or one `## Status` section, which a record writes and a
+ * log of several does not. Such a record was read before those names were logs, and was then
+ * read as sections (`"Status" has no "Status:" field`), none of them its decision.
+ */
+function isOneRecord(text: string): boolean {
+  if (/^---\s*$/.test(text.split(/\r?\n/, 1)[0] ?? '') && hasStatusKey(text)) return true
+  const body = outsideCodeBlocks(withAtxHeadings(text))
+  return (body.match(new RegExp(STATUS_SECTION.source, 'gimu')) ?? []).length === 1
+}
+
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, `decision-log.md`, …) is a section-based log; front matter is MADR (but
  * front matter with no `status` on a record whose body writes one, which is read by its body); a
@@ -116,7 +131,7 @@ export const DECISION_LOG =
 export function formatOf(file: RecordFile): AdrFormat | undefined {
   // So is a decision log named so (`decision-log.md`, `DECISION_LOG.md`, `decisionlog.md`); not a
   // record named by one decision (`decision-0005-use-x.md`).
-  if (DECISION_LOG.test(file.name)) return 'decisions-md'
+  if (DECISION_LOG.test(file.name) && !(KIND_NAMED_LOG.test(file.name) && isOneRecord(file.text))) return 'decisions-md'
   // An AXME Code decision (`D-021-slug.md`), whose front matter writes its id and no status while in force.
   if (isAxmeCode(file.text)) return 'axme-code'
   // Front matter with a status is MADR's; front matter a site generator wants (Jekyll's `layout`,
