@@ -112,14 +112,16 @@ const KIND_NAMED_LOG = /^(?:architecture|architectural|design|technical|tech|eng
 
 /**
  * Whether a file named as a log of a kind of decisions (`technical-decisions.md`) is one record
- * instead: front matter with a status, or one `## Status` section, which a record writes and a
- * log of several does not. Such a record was read before those names were logs, and was then
+ * instead: front matter with a status, one `## Status` section, or MADR's one `## Decision
+ * Outcome`, which a record writes and a log of several does not. Such a record was read before those names were logs, and was then
  * read as sections (`"Status" has no "Status:" field`), none of them its decision.
  */
 function isOneRecord(text: string): boolean {
   if (/^---\s*$/.test(text.split(/\r?\n/, 1)[0] ?? '') && hasStatusKey(text)) return true
   const body = outsideCodeBlocks(withAtxHeadings(text))
-  return (body.match(new RegExp(STATUS_SECTION.source, 'gimu')) ?? []).length === 1
+  if ((body.match(new RegExp(STATUS_SECTION.source, 'gimu')) ?? []).length === 1) return true
+  // MADR 2's fields under the title (`* Status: accepted`) and its one `## Decision Outcome`.
+  return (body.match(/^##\s+Decision Outcome\s*$/gim) ?? []).length === 1
 }
 
 /**

@@ -3497,15 +3497,17 @@ describe('a decision log named for the kind of its decisions', () => {
     expect(readTexts({ '0001-record-architecture-decisions.md': '# 1. Record architecture decisions\n\n## Status\n\nAccepted\n' }).formats).toEqual({ 'adr-tools': 1 })
   })
 
-  it('one record named so, with its one "## Status" section or front matter with a status, is still that record, as before such names were logs', () => {
+  it('one record named so, with its one "## Status" section, front matter with a status or MADR\'s one "## Decision Outcome", is still that record, as before such names were logs', () => {
     const record = '# Use Postgres for all services\n\nDate: 2024-02-02\n\n## Status\n\nAccepted\n\n## Context\n\nOne database.\n\n## Decision\n\nPostgres.\n'
     const madr = '---\nstatus: accepted\ndate: 2024-03-03\n---\n\n# Use Kafka for events\n\n## Decision Outcome\n\nKafka.\n'
-    const reading = readTexts({ 'technical-decisions.md': record, 'design-decisions.md': madr })
+    const madr2 = '# Use gRPC inside\n\n* Status: accepted\n* Date: 2024-04-04\n\n## Context and Problem Statement\n\nCalls.\n\n## Decision Outcome\n\nChosen option: gRPC.\n'
+    const reading = readTexts({ 'technical-decisions.md': record, 'design-decisions.md': madr, 'architecture-decisions.md': madr2 })
     expect(reading.problems).toEqual([])
-    expect(reading.formats).toEqual({ 'adr-tools': 1, madr: 1 })
+    expect(reading.formats).toEqual({ 'adr-tools': 1, madr: 2 })
     expect(summary(reading.records)).toEqual({
       'technical-decisions': ['accepted', '2024-02-02', null, null],
       'design-decisions': ['accepted', '2024-03-03', null, null],
+      'architecture-decisions': ['accepted', '2024-04-04', null, null],
     })
     // DECISIONS.md is a log whatever it holds, as before.
     expect(readTexts({ 'DECISIONS.md': record }).formats).toEqual({})
