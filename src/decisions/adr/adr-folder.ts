@@ -454,6 +454,11 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     // A link to `0005-use-x.md` after the record was renamed `0005-use-y.md` (its title changed):
     // the number is the record's, as its key says, whatever the slug after it.
     const renamed = byFile === undefined && dateOfFileName(target) === null ? /^(\d{1,5})-[^/]*?(?:\.md)?$/.exec(target) : null
+    // A record's file named among words, after its folders (`the record in ../adr/0008-use-x.md, which
+    // …`): tried last, after the name the words begin with (`ADR-0007 (see docs/arch.md)`). Read as
+    // its words after the last `/` before, such a link was kept; read from the first word, lost.
+    const amongWords = /(?:^|\s)(?:[^\s()]*\/)?([^\s/()]+\.md)(?=[.,;:!)]*(?:\s|$))/.exec(target)?.[1]
+    const amongNumber = amongWords === undefined || dateOfFileName(amongWords) !== null ? null : /^(\d{1,5})-/.exec(amongWords)
     const candidates = [
       byFile,
       ref.target,
@@ -463,6 +468,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       logTitled(target),
       logLabeled(target, record.origin.path),
       renamed === null ? undefined : numberedKey(Number(renamed[1])),
+      amongWords === undefined ? undefined : fileKeys.get(amongWords),
+      amongNumber === null ? undefined : numberedKey(Number(amongNumber[1])),
     ]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
     const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))

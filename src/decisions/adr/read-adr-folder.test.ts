@@ -1906,9 +1906,14 @@ describe('status forms real repositories write', () => {
       '0005-use-x5.md': '# 5. Use X5\n\nDate: 2024-01-05\n\n## Status\n\nSuperseded by the record in ../adr/0006-use-x6.md.\n\n## Decision\n\nX5.\n',
       '0006-use-x6.md': '# 6. Use X6\n\nDate: 2024-01-06\n\n## Status\n\nAccepted\n\n## Decision\n\nX6.\n',
       '0004-use-x4.md': '# 4. Use X4\n\nDate: 2024-01-04\n\n## Status\n\nAccepted\n\n## Decision\n\nX4.\n',
+      // Words after the path too, as a version before these read them: the file, not the words.
+      '0007-use-x7.md': '# 7. Use X7\n\nDate: 2024-01-07\n\n## Status\n\nSuperseded by the record in ../adr/0008-use-x8.md, which moves the routes\n\n## Decision\n\nX7.\n',
+      '0008-use-x8.md': '# 8. Use X8\n\nDate: 2024-01-08\n\n## Status\n\nAccepted\n\n## Decision\n\nX8.\n',
     })
     expect(reading.problems).toEqual([])
     expect(summary(reading.records)).toEqual({
+      'ADR-0007': ['superseded', '2024-01-07', null, 'ADR-0008'],
+      'ADR-0008': ['accepted', '2024-01-08', 'ADR-0007', null],
       'D-5': ['superseded', '2026-10-04', null, 'D-16'],
       'D-16': ['accepted', '2026-10-04', 'D-5', null],
       'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
