@@ -323,7 +323,7 @@ function cellsOf(text: string): string[] {
 }
 
 /** The names of a record's fields a header row may hold. */
-const COLUMN_NAME = /^(?:status|date|last updated|updated|deciders|decision[- ]makers|authors?|owners?|consulted|informed|tags|supersedes|superseded by|enforce)$/i
+const COLUMN_NAME = /^(?:status|date|decision[- ]date|last updated|updated|deciders|decision[- ]makers|authors?|owners?|consulted|informed|tags|supersedes|superseded by|enforce)$/i
 
 /** A table's delimiter row: `|---|:--:|`. */
 const DELIMITER_ROW = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/

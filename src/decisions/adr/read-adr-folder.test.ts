@@ -2455,12 +2455,15 @@ describe('status forms real repositories write', () => {
       '0015-use-grpc.md': '# 15. Use gRPC\n\nDecision date: 2025-03-04\n\n## Status\n\nAccepted\n\n## Decision\n\ngRPC.\n',
       '0016-use-protobuf.md': '# 16. Use Protobuf\n\nDate: 2025-03-05\nDecision date: 2025-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nProtobuf.\n',
       'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: Accepted\n- Decision date: 2024-01-10\n\nHabit.\n',
+      // A column of a table of fields too, as `| Status | Date |` is read: not the status of a table in rows.
+      '0017-use-avro.md': '# 17. Use Avro\n\n| Status | Decision date |\n|---|---|\n| Accepted | 2025-03-06 |\n\n## Decision\n\nAvro.\n',
     })
     expect(reading.problems).toEqual([])
     expect(summary(reading.records)).toEqual({
       'ADR-0014': ['proposed', '2024-02-13', null, null],
       'ADR-0015': ['accepted', '2025-03-04', null, null],
       'ADR-0016': ['accepted', '2025-03-05', null, null],
+      'ADR-0017': ['accepted', '2025-03-06', null, null],
       'ADR-0029': ['accepted', '2026-09-30', null, null],
       'D-001': ['accepted', '2024-01-10', null, null],
     })
