@@ -415,12 +415,17 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
    * by 2`, ADR-0002), or an issue's (`#14`); either was linked to the log's `## 3.` or `## 2.`.
    */
   const logLabeled = (target: string, from: string) => {
-    const written = /^(?:(\p{L}{1,12})[ -]?|#)?(\d{1,6})(?![\p{L}\p{N}_]|[.,]\d)/u.exec(target)
+    const written = /^(?:(\p{L}{1,12})[ -]?#?|#)?(\d{1,6})(?![\p{L}\p{N}_]|[.,]\d)/u.exec(target)
     if (written === null) return undefined
     const alone = written[1] === undefined
     if (alone && !/^\s*(?:$|[(\[.,;:!?\u2014\u2013-])/.test(target.slice(written[0].length))) return undefined
     const labeled = (logLabels.get(labelOf(written[1], written[2] as string)) ?? []).filter((l) => !alone || l.path === from)
-    return labeled.length === 1 ? labeled[0]?.key : undefined
+    if (labeled.length === 1) return labeled[0]?.key
+    // `Decision 3` (or `Decision #3`) of a log whose headings number its decisions (`### 3. Holacracy
+    // first`), as archives of decisions name them: the section of that log numbered so.
+    if (labeled.length > 0 || written[1]?.toLowerCase() !== 'decision') return undefined
+    const numbered = (logLabels.get(labelOf(undefined, written[2] as string)) ?? []).filter((l) => l.path === from)
+    return numbered.length === 1 ? numbered[0]?.key : undefined
   }
   /** The one section of a log titled `target` as imported, if one alone is. */
   const logTitled = (target: string) => {

@@ -389,7 +389,10 @@ function fileOf(target: string): string {
 function writtenFileOf(text: string): string {
   const file = fileOf(text)
   if (/\.md[.,;:!]*$/i.test(file)) return file
-  return text.replace(/#.*$/, '').trim().replace(/^\S*\//, '').trim()
+  // A fragment is no part of the name (`ADR-0009#decision`, `8 #perf`); a number after a word is
+  // (`Decision #3`), which was cut to `Decision`.
+  const named = text.replace(/#.*$/, (fragment, at: number) => (/^#\d/.test(fragment) && /\p{L} $/u.test(text.slice(0, at)) ? fragment : ''))
+  return named.trim().replace(/^\S*\//, '').trim()
 }
 
 /**

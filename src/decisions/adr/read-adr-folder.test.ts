@@ -1970,6 +1970,26 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('DECISIONS.md: "Decision 3" (or "Decision #3") names the "### 3. …" of its own log, as its headings number its decisions', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions Archive\n\n### 1. MCP-Centric Squad-of-Squads Architecture\n**Date:** 2026-03-11  \n**Status:** Superseded by Decision 3 (Holacracy-First Architecture)  \n\nHub and spoke.\n\n' +
+        '### 2. Protocol layers\n**Date:** 2026-03-11  \n**Status:** Superseded by Decision #3  \n\nThree layers.\n\n' +
+        '### 3. Holacracy-First Architecture\n**Date:** 2026-03-12  \n**Status:** Accepted  \n\nCircles.\n',
+      // A fragment after a number is none of it, as before.
+      '0007-use-a.md': '# 7. Use A\n\nDate: 2024-01-07\n\n## Status\n\nSuperseded by 8 #perf\n\n## Decision\n\nA.\n',
+      '0008-use-h.md': '# 8. Use H\n\nDate: 2024-01-08\n\n## Status\n\nAccepted\n\n## Decision\n\nH.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0007': ['superseded', '2024-01-07', null, 'ADR-0008'],
+      'ADR-0008': ['accepted', '2024-01-08', 'ADR-0007', null],
+      'DEC-1-mcp-centric-squad-of-squads-architecture': ['superseded', '2026-03-11', null, 'DEC-3-holacracy-first-architecture'],
+      'DEC-2-protocol-layers': ['superseded', '2026-03-11', null, 'DEC-3-holacracy-first-architecture'],
+      'DEC-3-holacracy-first-architecture': ['accepted', '2026-03-12', 'DEC-1-mcp-centric-squad-of-squads-architecture', null],
+    })
+  })
+
   it('DECISIONS.md: a number alone names a section of its own log, and only when it is the name, not a count before words', () => {
     const reading = readTexts({
       'DECISIONS.md':
