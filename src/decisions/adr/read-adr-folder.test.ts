@@ -2437,6 +2437,10 @@ describe('status forms real repositories write', () => {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2025-03-01' })
     }
     expect(readStatusLine('Proposed (March 3, 2024), Accepted (5 April, 2024)')).toEqual({ status: 'accepted', date: '2024-04-05' })
+    // A step's day after a comma is still its own, in numbers too: the step is the status and what follows until the next.
+    expect(readStatusLine('Accepted by the team, 2024-01-01; Deprecated by the board, 2024-06-01')).toEqual({ status: 'deprecated', date: '2024-06-01' })
+    expect(readStatusLine('Proposed, 2024-01-01; Accepted, 2024-02-01')).toEqual({ status: 'accepted', date: '2024-02-01' })
+    expect(readStatusLine('Accepted, 2024-02-01')).toEqual({ status: 'accepted', date: '2024-02-01' })
     const reading = readTexts({ '0021-v2-gateway.md': '# 21. The v2 gateway\n\n## Status\n\nProposed 2025-01-10, 2025-03-01 Accepted\n\n## Context\n\nv2.\n' })
     expect(summary(reading.records)).toEqual({ 'ADR-0021': ['accepted', '2025-03-01', null, null] })
   })

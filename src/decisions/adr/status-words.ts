@@ -375,9 +375,16 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
  * with words after it, and `Accepted, 2020-05-05` one status and its day.
  */
 function statusLogOnLine(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
-  // Not at the comma before a year, which is inside a day written with its month named (`March 3, 2024`);
-  // a day written in numbers after it (`Proposed 2025-01-10, 2025-03-01 Accepted`) begins the next step.
-  const steps = plain.split(/\s*[,;](?!\s*\d{4}\b(?![-./]\d))\s*/)
+  // A step is a status and what follows it up to the next: a part that names no status is of the
+  // step before (`Accepted by the team, 2024-01-01`, the year of `March 3, 2024`), and one that does
+  // begins a step, its day before it too (`Proposed 2025-01-10, 2025-03-01 Accepted`).
+  const parts = plain.split(/\s*([,;])\s*/)
+  const steps = [parts[0] as string]
+  for (let i = 1; i + 1 < parts.length; i += 2) {
+    const part = parts[i + 1] as string
+    if (readStatusLine(part, definitions)?.status === undefined) steps[steps.length - 1] += `${parts[i] as string} ${part}`
+    else steps.push(part)
+  }
   if (steps.length < 2) return undefined
   const read = steps.map((step) => readStatusLine(step, definitions))
   if (read.some((r) => r?.status === undefined || r.date === undefined)) return undefined
