@@ -81,7 +81,17 @@ export function parseRecord(lines: readonly Line[], deepest = 2): MarkdownRecord
   const preamble: Line[] = []
   const sections: Section[] = []
   let fenced = false
+  // An HTML comment begun on a line of its own, to the line that closes it, as a log keeps the
+  // template of its next entry in one (`<!-- TEMPLATE … ## ADR-[NNN]: [Short Title] … -->`): none
+  // of it is read, as the reader does not see it; its headings were a decision, its fields the
+  // section's before it (`**Date**: YYYY-MM-DD`, said as a date that cannot be read).
+  let commented = false
   for (const line of setextAsAtx(lines)) {
+    const opens: boolean = !commented && !fenced && /^ {0,3}<!--/.test(line.text) && !line.text.includes('-->', line.text.indexOf('<!--') + 4)
+    if (opens || commented) {
+      commented = opens || !line.text.includes('-->')
+      continue
+    }
     if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
     const heading = fenced ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line.text)
     if (heading !== null && heading[1] === '#' && title === null && sections.length === 0) {

@@ -3529,6 +3529,22 @@ describe('a decision log named for the kind of its decisions', () => {
     expect(readTexts({ '0001-record-architecture-decisions.md': '# 1. Record architecture decisions\n\n## Status\n\nAccepted\n' }).formats).toEqual({ 'adr-tools': 1 })
   })
 
+  it('a heading inside an HTML comment, as a log keeps the template of its next entry, is no section of it', () => {
+    const log =
+      '# Architecture Decision Records\n\n## ADR-001: Flask + SQLite Tech Stack Selection\n\n**Date**: 2026-03-28\n**Status**: Accepted\n\n### Decision\n\nFlask + SQLite.\n\n---\n\n' +
+      '<!--\nTEMPLATE FOR NEW ADRs — copy this block when adding a new record:\n\n## ADR-[NNN]: [Short Title]\n\n**Date**: YYYY-MM-DD\n**Status**: Accepted\n\n### Context\n[What situation prompted this decision.]\n-->\n'
+    const reading = readTexts({ 'ARCHITECTURE_DECISIONS.md': log })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-001': ['accepted', '2026-03-28', null, null] })
+    expect(reading.records[0]?.decision).toBe('Flask + SQLite.')
+    // Nor are its fields the entry's before it.
+    const last = readTexts({
+      'ARCHITECTURE_DECISIONS.md': '# Decisions\n\n## ADR-002: Use X\n\n**Status**: Accepted\n\nX it is.\n\n<!--\n## ADR-[NNN]: [Short Title]\n\n**Date**: YYYY-MM-DD\n**Supersedes**: ADR-001\n-->\n',
+    })
+    expect(last.problems).toEqual([])
+    expect(summary(last.records)).toEqual({ 'ADR-002': ['accepted', null, null, null] })
+  })
+
   it('one record named so, with its one "## Status" section, front matter with a status or MADR\'s one "## Decision Outcome", is still that record, as before such names were logs', () => {
     const record = '# Use Postgres for all services\n\nDate: 2024-02-02\n\n## Status\n\nAccepted\n\n## Context\n\nOne database.\n\n## Decision\n\nPostgres.\n'
     const madr = '---\nstatus: accepted\ndate: 2024-03-03\n---\n\n# Use Kafka for events\n\n## Decision Outcome\n\nKafka.\n'
