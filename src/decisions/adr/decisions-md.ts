@@ -325,9 +325,10 @@ function decisionSections(section: Section): Section[] {
   const { head, subs } = subsections(section)
   const isDecision = (heading: string, body: readonly Line[]) => keyWritten(heading) !== undefined || fieldOf(body, /^status$/i) !== undefined
   // A table listing the log's decisions by key (`| ID | Date | Decision | Status |`) is an index of them, not
-  // the fields of one: a section holding only that is none, and the group's own status is none of its.
+  // the fields of one: a section holding only that is none, and the group's own status is none of its;
+  // nor is the break a log sets its sections apart with (`---`) anything more of it.
   const own = withoutIndexTables(head)
-  if (keyWritten(section.heading) === undefined && subs.length === 0 && own.length < head.length && filled(own).length === 0) return []
+  if (keyWritten(section.heading) === undefined && subs.length === 0 && own.length < head.length && filled(own).every((l) => BREAK.test(l.text))) return []
   if (isDecision(section.heading, own) || !subs.some((s) => isDecision(s.heading, s.body))) return [section]
   return subs
 }

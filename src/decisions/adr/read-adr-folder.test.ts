@@ -3545,6 +3545,16 @@ describe('a decision log named for the kind of its decisions', () => {
     expect(summary(last.records)).toEqual({ 'ADR-002': ['accepted', null, null, null] })
   })
 
+  it('an index of the log\'s decisions with a break after it, as logs set their sections apart, is still no decision', () => {
+    const reading = readTexts({
+      'ARCHITECTURE_DECISIONS.md':
+        '# Architecture Decision Records\n\n---\n\n## Decision Index\n\n| ID | Title | Status | Date |\n|----|-------|--------|------|\n| ADR-001 | Flask + SQLite tech stack selection | Accepted | 2026-03-28 |\n\n---\n\n' +
+        '## ADR-001: Flask + SQLite Tech Stack Selection\n\n**Date**: 2026-03-28\n**Status**: Accepted\n\nFlask.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-001': ['accepted', '2026-03-28', null, null] })
+  })
+
   it('one record named so, with its one "## Status" section, front matter with a status or MADR\'s one "## Decision Outcome", is still that record, as before such names were logs', () => {
     const record = '# Use Postgres for all services\n\nDate: 2024-02-02\n\n## Status\n\nAccepted\n\n## Context\n\nOne database.\n\n## Decision\n\nPostgres.\n'
     const madr = '---\nstatus: accepted\ndate: 2024-03-03\n---\n\n# Use Kafka for events\n\n## Decision Outcome\n\nKafka.\n'
