@@ -291,6 +291,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const readFiles: Array<{ name: string; idKey?: string | undefined }> = []
   // The records read from a file each, keyed by its name: keyed once the folder's names are all known (fileKey).
   const recordFile = new Map<ParsedRecord, string>()
+  // The heading line of each section read from a log, as written: the label it begins with (see logLabels).
+  const headingLines = new Map<ParsedRecord, string>()
   // The records of the folder that could not be read (an unknown status, not UTF-8, a file the
   // system would not give us: `unreadable`), by key, each with its file; and those files by name.
   // A link to one names a record of the folder all the same, whose decision this import does not
@@ -339,6 +341,10 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     problems.push(...reading.problems)
     parsed.push(...reading.records)
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
+    if (format === 'decisions-md') {
+      const lines = file.text.split(/\r?\n/)
+      for (const record of reading.records) headingLines.set(record, lines[record.origin.line - 1] ?? '')
+    }
     // In NFC, as the link is looked up: macOS may give a name decomposed that the link spells composed.
     // An AXME Code decision is keyed by its id, which its file name begins with.
     if (format === 'axme-code') readFiles.push({ name: f.name, idKey: reading.records[0]?.key ?? keyOfFile(f.name) })
@@ -402,7 +408,10 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const logLabels = new Map<string, Array<{ key: string; path: string }>>()
   for (const p of parsed) {
     if (p.origin.format !== 'decisions-md') continue
-    const written = /^(?:(\p{L}{1,12})[ -]?)?(\d{1,6})\s*[:.)\u2014\u2013-]\s/u.exec(p.title.normalize('NFC'))
+    // As the heading writes it, not the title: a number with its zeros is no part of that
+    // (`### 022 — Renewal savings` is titled `Renewal savings`), and `Decision 022` named no section.
+    const heading = (headingLines.get(p) ?? p.title).replace(/^ {0,3}#{1,6}\s*/, '').replace(/[*_`]/g, '').trim()
+    const written = /^(?:(\p{L}{1,12})[ -]?)?(\d{1,6})\s*[:.)\u2014\u2013-]\s/u.exec(heading.normalize('NFC'))
     if (written === null) continue
     const label = labelOf(written[1], written[2] as string)
     logLabels.set(label, [...(logLabels.get(label) ?? []), { key: p.key, path: p.origin.path }])

@@ -1988,6 +1988,17 @@ describe('status forms real repositories write', () => {
       'DEC-2-protocol-layers': ['superseded', '2026-03-11', null, 'DEC-3-holacracy-first-architecture'],
       'DEC-3-holacracy-first-architecture': ['accepted', '2026-03-12', 'DEC-1-mcp-centric-squad-of-squads-architecture', null],
     })
+    // Numbered with zeros, which the title leaves out (`### 022 — Renewal savings`): the heading's number all the same.
+    const zeros = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n### 022 — Renewal savings tracking and dashboard\n\n**Status:** Superseded by Decision 023\n**Date:** 2026-04-01\n\nSavings.\n\n' +
+        '### 023 — Savings ledger\n\n**Status:** Accepted\n**Date:** 2026-04-20\n\nLedger.\n',
+    })
+    expect(zeros.problems).toEqual([])
+    expect(summary(zeros.records)).toEqual({
+      'DEC-022-renewal-savings-tracking-and-dashboard': ['superseded', '2026-04-01', null, 'DEC-023-savings-ledger'],
+      'DEC-023-savings-ledger': ['accepted', '2026-04-20', 'DEC-022-renewal-savings-tracking-and-dashboard', null],
+    })
   })
 
   it('DECISIONS.md: a number alone names a section of its own log, and only when it is the name, not a count before words', () => {
