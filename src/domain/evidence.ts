@@ -486,8 +486,10 @@ export interface Conditions {
  * The categories of the evidence that chose the recommended options: its support. A multi-select
  * set rests on the sets that held all of it, where its options go together (Lint every time, Unit
  * tests with it only in phase run: the set {Lint, Unit tests} holds in run, not wherever Lint was
- * chosen); where no set held all of it, on those that held any. An empty multi-select
- * recommendation (no option selected at half the rate) rests on every one.
+ * chosen), where at least half the deciding sets that held any of it held all of it. Else, on those
+ * that held any: a set seldom held whole (each of three options in two of three sets, all three
+ * once) has too few sets to say where it holds, the one that held it naming its phase.
+ * An empty multi-select recommendation (no option selected at half the rate) rests on every one.
  */
 export function supportOf(selection: EvidenceSelection, recommended: readonly string[], options: readonly string[]): Category[] {
   const wanted = new Set(recommended)
@@ -495,8 +497,11 @@ export function supportOf(selection: EvidenceSelection, recommended: readonly st
   if (wanted.size === 0) return categories
   // Each label as the option offered now, in another case too, as the preference counts it.
   const chosen = categories.map((c) => ({ c, offered: new Set(offeredIn(c, options)) }))
-  const whole = chosen.filter(({ offered }) => [...wanted].every((option) => offered.has(option)))
-  return (whole.length > 0 ? whole : chosen.filter(({ offered }) => [...wanted].some((option) => offered.has(option)))).map(({ c }) => c)
+  const any = chosen.filter(({ offered }) => [...wanted].some((option) => offered.has(option)))
+  const whole = any.filter(({ offered }) => [...wanted].every((option) => offered.has(option)))
+  // Counted on the evidence that decides, as the precondition's window is (after a change, the recent sets).
+  const count = (of: typeof any) => of.reduce((sum, { c }) => sum + (selection.cell.tallies.get(c)?.n ?? 0), 0)
+  return (whole.length > 0 && 2 * count(whole) >= count(any) ? whole : any).map(({ c }) => c)
 }
 
 /**

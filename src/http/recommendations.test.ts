@@ -208,6 +208,24 @@ describe('the precondition of a learned answer (R-REC-5)', () => {
     expect(body.recommended).toEqual(['Lint', 'Unit tests', 'E2E tests'])
     expect(body.precondition).toBe('phase is run')
   })
+
+  it('of a multi-select set seldom held whole rests on the sets that hold any of it, not on those few', async () => {
+    const { call } = await createTestApp()
+    const checks = { question: 'Which checks should run?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E tests'], multi_select: true }
+    // 30 sets in phase run, each option in 2 of 3, then all three once, in phase plan: the set of
+    // all three is recommended, and the one set that held it whole is no evidence of where it holds.
+    const pairs = [['Lint', 'Unit tests'], ['Unit tests', 'E2E tests'], ['Lint', 'E2E tests']]
+    const sets = [
+      ...Array.from({ length: 30 }, (_, i) => ({ user_choice: pairs[i % 3], context: { phase: 'run' } })),
+      { user_choice: ['Lint', 'Unit tests', 'E2E tests'], context: { phase: 'plan' } },
+    ]
+    await call('POST', '/v1/observations', sets.map((o, i) => ({ ...checks, ...o, decision_id: `m-${i}`, timestamp: START })))
+    // Asked with no context, as before the change: 30 of the 31 sets were made in run.
+    const { body } = await call('POST', '/v1/recommendations', checks)
+    expect(body).toMatchObject({ recommended: ['Lint', 'Unit tests', 'E2E tests'], context_key: null })
+    expect(body.precondition).toBe('phase is run')
+    expect(body.conditions.context).toEqual([{ key: 'phase', value: 'run', share: 30 / 31 }])
+  })
 })
 
 describe('sensitive points (R-REC-6, R-ASK-2)', () => {
