@@ -521,6 +521,21 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(after.confidence.value).toBe(before.confidence.value)
     expect(after.confidence.lowered_because).toBeUndefined()
   })
+
+  it('of a multi-select set held whole only before a change rests on the recent sets that held any of it', () => {
+    // 40 sets of {Lint, Unit} months ago, then Lint and Unit each alone, six days running: a
+    // change, after which both are selected at a rate of one half, and no recent set held both.
+    const labels = ['Lint', 'Unit', 'E2E']
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const set = (chosen: string[], d: number) => observation({ chosen, timestamp: day(d), options: labels, multi_select: true })
+    const obs = [...Array.from({ length: 40 }, (_, i) => set(['Lint', 'Unit'], 120 - i)), ...Array.from({ length: 12 }, (_, i) => set(i % 2 ? ['Lint'] : ['Unit'], 6 - Math.floor(i / 2)))]
+    const r = recommend(input({ observations: obs, options: labels.map((option) => ({ option })), multi_select: true }))
+    expect(r.recommended).toEqual(['Lint', 'Unit'])
+    expect(r.change_test).not.toBeNull()
+    // The window is that of the recent sets, as of a set held whole in them; not "any context".
+    expect(r.conditions.window).toEqual({ from: day(6), to: day(1) })
+    expect(r.precondition).toBe(`your choices from ${day(6).slice(0, 10)} to ${day(1).slice(0, 10)} still hold`)
+  })
 })
 
 describe('strength by expertise (R-REC-6)', () => {
