@@ -1113,6 +1113,30 @@ describe('decision-memory hook given a capture, DECISION_MEMORY_URL at fault', (
   })
 })
 
+describe('decision-memory hook answered with a hook output field and one it does not know', () => {
+  it('takes it for the service\'s answer, prints it and spools nothing (a later service may add a field)', async () => {
+    for (const answer of [
+      { systemMessage: 'decision-memory recorded it', added_later: { by: 'a later service' } },
+      { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' }, added_later: 1 },
+      {},
+    ]) {
+      const body = JSON.stringify(answer)
+      const service: RequestListener = (request, response) => {
+        request.resume()
+        request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(body))
+      }
+      await withStub('dm-hook-added-field-', service, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+        const run = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(run, body).toMatchObject({ code: 0, stderr: '' })
+        expect(run.stdout === '' ? {} : JSON.parse(run.stdout), body).toEqual(answer)
+        expect(existsSync(spool), body).toBe(false)
+      })
+    }
+  })
+})
+
 describe('decision-memory hook with a capture waiting in the spool, DECISION_MEMORY_URL at fault', () => {
   it('says the URL once, of the spooled capture, then that the event at hand, not sent, is asked as the agent wrote it or spooled with them (404, 405, a page that is not JSON)', async () => {
     for (const answer of URL_AT_FAULT) {

@@ -193,9 +193,11 @@ export function pathOfPayload(payload: unknown): string | undefined {
 const HOOK_OUTPUT_FIELDS = new Set(['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'decision', 'reason', 'hookSpecificOutput'])
 
 /**
- * What a body is as JSON: a hook answer (an object of hook output fields alone, as the service
- * answers), another object (a mock or echo server's catch-all: `{"status": "ok"}`, the payload sent
- * back), other JSON (an array, a string), or none.
+ * What a body is as JSON: a hook answer (an object holding a hook output field, as the service
+ * answers, or nothing, `{}`), another object (a mock or echo server's catch-all: `{"status": "ok"}`,
+ * the payload sent back, which hold none), other JSON (an array, a string), or none. A field beside
+ * the hook's own (one a later service may add) leaves an answer an answer: taken for no service,
+ * every capture it recorded would be spooled and sent again at every call.
  */
 function jsonKind(body: string): 'answer' | 'object' | 'other' | 'none' {
   let value: unknown
@@ -205,10 +207,10 @@ function jsonKind(body: string): 'answer' | 'object' | 'other' | 'none' {
     return 'none'
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'other'
-  const answer = Object.entries(value).every(
-    ([field, v]) => HOOK_OUTPUT_FIELDS.has(field) && (field !== 'hookSpecificOutput' || (typeof v === 'object' && v !== null && !Array.isArray(v))),
-  )
-  return answer ? 'answer' : 'object'
+  const fields = Object.keys(value)
+  const specific: unknown = (value as { hookSpecificOutput?: unknown }).hookSpecificOutput
+  if (specific !== undefined && (typeof specific !== 'object' || specific === null || Array.isArray(specific))) return 'object'
+  return fields.length === 0 || fields.some((field) => HOOK_OUTPUT_FIELDS.has(field)) ? 'answer' : 'object'
 }
 
 /** The `error.code` of a service's error answer; undefined for any other body. */
