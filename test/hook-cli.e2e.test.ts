@@ -768,7 +768,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('goes on past a spooled event whose user the token may not act for (403): the others are delivered', async () => {
     const { spool } = await workdir()
-    const { seen, url } = await tokenForAliOnly('{"planned":true}')
+    const { seen, url } = await tokenForAliOnly('{"systemMessage":"planned"}')
     const run = (user: string, fixture: Parameters<typeof claudeCodeFixture>[0]) =>
       runCli(['hook', '--budget', String(GENEROUS)], {
         input: JSON.stringify(claudeCodeFixture(fixture)),
@@ -780,9 +780,9 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(1)
     // The user set right: the question is planned and the capture delivered, the wrong user's kept.
     const planned = await run('ali', 'pre-tool-use')
-    expect(planned.stdout).toBe('{"planned":true}\n')
+    expect(planned.stdout).toBe('{"systemMessage":"planned"}\n')
     const captured = await run('ali', 'post-tool-use-single')
-    expect(captured).toMatchObject({ code: 0, stdout: '{"planned":true}\n' })
+    expect(captured).toMatchObject({ code: 0, stdout: '{"systemMessage":"planned"}\n' })
     expect(await spooledLines(spool)).toBe(1)
     expect(seen).toEqual(['alice', 'alice', 'ali', 'alice', 'ali'])
     expect(existsSync(`${spool}.rejected`)).toBe(false)
