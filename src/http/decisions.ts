@@ -45,7 +45,7 @@ const propose = createRoute({
     'A decision is a contract: title, decision text, rationale, enforce level (`required` | `advisory`), scope ' +
     '(`points`, `task`, `path`, `stage`) and constraints (`must`, `must_not` with an option or a pattern, `prefer`, ' +
     '`limit`). `status: "accepted"` accepts it at once; `supersedes` replaces that decision once accepted. ' +
-    "A record under the names AXME Code gives its fields (seed 000's `id`, `reasoning`) is taken: its `id` as `key`, its `reasoning` as `rationale`, " +
+    "A record under the names AXME Code gives its fields (`id`, `reasoning`) is taken: its `id` as `key`, its `reasoning` as `rationale`, " +
     '`supersedes: null` as no link; proposed, as any, unless `status: "accepted"` is sent.',
   request: { body: { required: true, ...json(DecisionInput) } },
   responses: {
