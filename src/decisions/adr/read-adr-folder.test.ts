@@ -2441,6 +2441,15 @@ describe('status forms real repositories write', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2026-07-16', null, null] })
   })
 
+  it('a day with its month named after its weekday, after the status word ("Accepted on Tuesday, 5 May 2020"), is read as a "Date:" field\'s is', () => {
+    // A Date: field reads `Tuesday, 5 May 2020`; written after the status, it was passed over unsaid.
+    for (const line of ['Accepted on Tuesday, 5 May 2020', 'Accepted (Tue 5 May 2020)', 'Accepted on Thursday, July 16, 2026.']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: line.includes('2020') ? '2020-05-05' : '2026-07-16' })
+    }
+    // A weekday that is not that day's leaves it unread, said, as in a Date: field.
+    expect(readStatusLine('Accepted on Monday, 5 May 2020')).toEqual({ status: 'accepted', unreadDate: 'Monday, 5 May 2020' })
+  })
+
   it('a status log on one line is still split at a comma before a day written in numbers ("Proposed 2025-01-10, 2025-03-01 Accepted")', () => {
     // Only the year of a day with its month named (`March 3, 2024`) is no step of its own: a day
     // in numbers after the comma begins the next step, which holds, as before days with a month named were read.

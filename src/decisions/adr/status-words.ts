@@ -197,13 +197,19 @@ const MONTH_WORD = `(?:${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug'
   .map((m) => [...m].map((c) => `[${c}${c.toUpperCase()}]`).join(''))
   .join('|')})\\p{L}*`
 
+/** A word that begins as a weekday's name does (`Tuesday`, `Tue`), in any case, as MONTH_WORD is written. */
+const WEEKDAY_WORD = `(?:${['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+  .map((d) => [...d].map((c) => `[${c}${c.toUpperCase()}]`).join(''))
+  .join('|')})\\p{L}*`
+
 /**
  * A day with its month named, as readDate reads one (`5 May 2020`, `5th of May, 2020`, `July 16,
- * 2026`): written after a status word by hand (`Accepted on July 16, 2026.`), it was passed over
- * unsaid, where a `Date:` field written so dates the record. A word that begins as no month does
- * (`Accepted in sprint 12, 2024`) is prose; a day the month has not (`February 30, 2026`) is said.
+ * 2026`, after its weekday too, `Tuesday, 5 May 2020`): written after a status word by hand
+ * (`Accepted on July 16, 2026.`), it was passed over unsaid, where a `Date:` field written so
+ * dates the record. A word that begins as no month does (`Accepted in sprint 12, 2024`) is prose;
+ * a day the month has not (`February 30, 2026`), or another weekday's, is said.
  */
-const NAMED_DAY_WRITTEN = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_WORD}\.?,?\s+\d{4}|${MONTH_WORD}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
+const NAMED_DAY_WRITTEN = String.raw`(?:${WEEKDAY_WORD}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_WORD}\.?,?\s+\d{4}|${MONTH_WORD}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
 
 /**
  * Who took the step, between the status word and its day (`Accepted by the maintainer on
