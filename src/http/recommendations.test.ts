@@ -677,6 +677,6 @@ describe('confidence on evidence the context backoff split, at a multi-select po
   it("says in the document that an option's confidence on split evidence is weighed so", async () => {
     const { call } = await createTestApp()
     const { confidence } = (await call('GET', '/openapi.json')).body.components.schemas.Recommendation.properties.options.items.properties
-    expect(confidence.description).toContain('on evidence the change test or the context backoff split, mixed with the same on the evidence before the split')
+    expect(confidence.description).toContain('where the change test or the context backoff split the evidence, mixed with the same on the evidence before the split')
   })
 })

@@ -61,7 +61,7 @@ export const RecommendationSchema = z
         rate: z.number().optional().openapi({ description: 'Multi-select only: the decayed rate at which the user selects the option.' }),
         confidence: z.number().optional().openapi({
           description:
-            "Multi-select only: the option's factor in the set's confidence, which is their product: the confidence in what is recommended of it, selecting it (P(rate >= 0.5)) or leaving it out (P(rate < 0.5)), on evidence the change test or the context backoff split, mixed with the same on the evidence before the split, weighed by how sure the split is (as `confidence.method` then says); 1 where a required decision fixes it (R-CON-2), so that the set's confidence is that of the options left to the user.",
+            "Multi-select only: the option's factor in the set's confidence, which is their product: the confidence in what is recommended of it, selecting it (P(rate >= 0.5)) or leaving it out (P(rate < 0.5)); where the change test or the context backoff split the evidence, mixed with the same on the evidence before the split, weighed by how sure the split is (as `confidence.method` then says); 1 where a required decision fixes it (R-CON-2), so that the set's confidence is that of the options left to the user.",
         }),
         recommended: z.boolean(),
       }),
