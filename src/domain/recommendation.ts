@@ -135,8 +135,10 @@ function splitWeighed(
  * option's P(rate ≥ ½) on the split evidence times the posterior probability that the split is
  * real, plus the same on the evidence before the split times the rest; its confidence is then that
  * (or its complement, for an option left out). Which options are selected stays as the split
- * evidence says. Unweighed, on users whose rates hold still and ignore the context, sets narrowed
- * by chance were stated 0.869 and right 0.684 of the time, and 0.653 and 0.478.
+ * evidence says. Unweighed, on users whose rates hold still and ignore the context, sets split by
+ * chance were stated 0.864 and right 0.724 of the time in the band [0.75, 0.95), and 0.657 and
+ * 0.479 in [0.55, 0.75); weighed, 0.843 and 0.803, and 0.639 and 0.630: the `split set` rows of
+ * `npx tsx scripts/eval/calibration-multi-select.ts` (with `--base 4b35a9c` for those unweighed).
  */
 function splitWeighedSelections(
   beliefs: readonly SelectionBelief[],
