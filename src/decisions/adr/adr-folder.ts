@@ -118,7 +118,9 @@ const KIND_NAMED_LOG = /^(?:architecture|architectural|design|technical|tech|eng
  */
 function isOneRecord(text: string): boolean {
   if (/^---\s*$/.test(text.split(/\r?\n/, 1)[0] ?? '') && hasStatusKey(text)) return true
-  const body = outsideCodeBlocks(withAtxHeadings(text))
+  // Not a template of a record the log keeps in an HTML comment (`<!-- … ## Status … -->`), which
+  // no reader sees, nor the log is read by: taken for a record's, the log was read as one, and refused.
+  const body = outsideHtmlComments(outsideCodeBlocks(withAtxHeadings(text)))
   if ((body.match(new RegExp(STATUS_SECTION.source, 'gimu')) ?? []).length === 1) return true
   // MADR 2's fields under the title (`* Status: accepted`) and its one `## Decision Outcome`.
   return (body.match(/^##\s+Decision Outcome\s*$/gim) ?? []).length === 1
@@ -161,6 +163,21 @@ function outsideCodeBlocks(text: string): string {
     else if (fence !== undefined) {
       if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
     } else out.push(line)
+  }
+  return out.join('\n')
+}
+
+/**
+ * The lines of a text outside the HTML comments begun on a line of their own (`<!--` to the line
+ * holding `-->`), as parseRecord reads a record.
+ */
+function outsideHtmlComments(text: string): string {
+  const out: string[] = []
+  let commented = false
+  for (const line of text.split('\n')) {
+    const opens: boolean = !commented && /^ {0,3}<!--/.test(line) && !line.includes('-->', line.indexOf('<!--') + 4)
+    if (opens || commented) commented = opens || !line.includes('-->')
+    else out.push(line)
   }
   return out.join('\n')
 }

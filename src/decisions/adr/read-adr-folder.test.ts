@@ -3590,6 +3590,16 @@ describe('a decision log named for the kind of its decisions', () => {
     // DECISIONS.md is a log whatever it holds, as before.
     expect(readTexts({ 'DECISIONS.md': record }).formats).toEqual({})
   })
+
+  it('a log whose template of a record, in an HTML comment, writes one "## Status" or "## Decision Outcome" is still a log', () => {
+    const entries = '## ADR-001: Use Postgres\n\n**Status:** Accepted\n**Date:** 2024-01-01\n\nPostgres.\n\n## ADR-002: Use Redis\n\n**Status:** Accepted\n**Date:** 2024-01-02\n\nRedis.\n'
+    for (const template of ['## Status\n\nProposed\n', '## Decision Outcome\n\nChosen option: …\n']) {
+      const log = `# Architecture Decisions\n\n<!--\nCopy for a new entry:\n\n# ADR-NNN: Title\n\n${template}-->\n\n${entries}`
+      const reading = readTexts({ 'ARCHITECTURE_DECISIONS.md': log })
+      expect(reading.problems, template).toEqual([])
+      expect(summary(reading.records), template).toEqual({ 'ADR-001': ['accepted', '2024-01-01', null, null], 'ADR-002': ['accepted', '2024-01-02', null, null] })
+    }
+  })
 })
 
 describe("a status left as the template's list of choices", () => {
