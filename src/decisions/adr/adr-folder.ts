@@ -370,6 +370,25 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       for (const record of reading.records) recordFile.set(record, f.name)
     }
   }
+  // A log named for the kind of its decisions that lists the folder's records, as an index of them
+  // (`## ADR-001: Use Postgres` over `- Record: [0001-use-postgres.md](…)`): a section of a record's
+  // number and title is that record, read from its file. Read as a decision of its own, each such
+  // record was imported twice (`ADR-001` beside `ADR-0001`), or its file keyed by its whole name.
+  const listed = new Set<ParsedRecord>()
+  for (const p of parsed) {
+    if (p.origin.format !== 'decisions-md' || !KIND_NAMED_LOG.test(p.origin.path.replace(/^.*\//, ''))) continue
+    const n = /^\p{L}+[-_ ]?(\d{1,6})$/u.exec(p.key)?.[1]
+    const title = p.title.normalize('NFC').toLowerCase()
+    const file = n === undefined ? undefined : [...recordFile].find(([r, name]) => numberOfFile(name) === Number(n) && r.title.normalize('NFC').toLowerCase() === title)?.[1]
+    if (file === undefined) continue
+    listed.add(p)
+    problems.push({ path: p.origin.path, line: p.origin.line, message: `"${p.key}: ${p.title}" lists ${file}, of its number and title: read from that file alone`, read: true })
+  }
+  if (listed.size > 0) {
+    parsed.splice(0, parsed.length, ...parsed.filter((p) => !listed.has(p)))
+    const gone = new Set([...listed].map((p) => `${p.origin.path}\0${p.key}`))
+    logs.splice(0, logs.length, ...logs.map((log) => ({ ...log, keys: log.keys.filter((k) => !gone.has(`${log.path}\0${k}`)) })))
+  }
   const fileKey = numberKeys(
     [...readFiles.filter((f) => f.idKey === undefined).map((f) => f.name), ...unreadNames.map((u) => u.name)],
     logs.flatMap((log) => log.keys),

@@ -3591,6 +3591,23 @@ describe('a decision log named for the kind of its decisions', () => {
     expect(readTexts({ 'DECISIONS.md': record }).formats).toEqual({})
   })
 
+  it('a log that lists the records of its folder, a section of a record\'s number and title, imports that record once, from its file', () => {
+    const postgres = '# 1. Use Postgres\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n'
+    const index =
+      "# Architecture Decisions\n\nAn index of this project's ADRs.\n\n## ADR-001: Use Postgres\n\n- Status: Accepted\n- Date: 2024-01-01\n- Record: [0001-use-postgres.md](0001-use-postgres.md)\n\n" +
+      '## ADR-002: Use Redis\n\n- Status: Accepted\n- Date: 2024-01-02\n\nRedis, which no file of the folder records.\n'
+    const reading = readTexts({ '0001-use-postgres.md': postgres, 'architecture-decisions.md': index })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2024-01-01', null, null], 'ADR-002': ['accepted', '2024-01-02', null, null] })
+    expect(reading.problems).toEqual([
+      { path: 'architecture-decisions.md', line: 5, message: '"ADR-001: Use Postgres" lists 0001-use-postgres.md, of its number and title: read from that file alone', read: true },
+    ])
+    // A record named with the number as the log keys it keeps its number's key, as no log named it.
+    const named = readTexts({ 'ADR-001-use-postgres.md': postgres.replace('# 1. ', '# ADR-001: '), 'ARCHITECTURE_DECISIONS.md': index })
+    expect(Object.keys(summary(named.records))).toEqual(['ADR-0001', 'ADR-002'])
+    // DECISIONS.md is read as before.
+    expect(Object.keys(summary(readTexts({ '0001-use-postgres.md': postgres, 'DECISIONS.md': index }).records))).toEqual(['ADR-0001', 'ADR-001', 'ADR-002'])
+  })
+
   it('a log whose template of a record, in an HTML comment, writes one "## Status" or "## Decision Outcome" is still a log', () => {
     const entries = '## ADR-001: Use Postgres\n\n**Status:** Accepted\n**Date:** 2024-01-01\n\nPostgres.\n\n## ADR-002: Use Redis\n\n**Status:** Accepted\n**Date:** 2024-01-02\n\nRedis.\n'
     for (const template of ['## Status\n\nProposed\n', '## Decision Outcome\n\nChosen option: …\n']) {
