@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
 import { DECISION_DATE_FIELD } from './field-names'
 import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './status-words'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
+import { atxHeading, fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 /** A key as a log writes one (`D-001`, `ADR-12`), not yet where a heading writes it: see keyWritten. */
@@ -304,9 +304,9 @@ function subsections(section: Section): { head: Line[]; subs: Section[] } {
   let fenced = false
   for (const line of section.body) {
     if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
-    const heading = fenced ? null : /^###\s+(.*?)\s*#*\s*$/.exec(line.text)
+    const heading = fenced || !/^###\s/.test(line.text) ? null : atxHeading(line.text)
     if (heading !== null) {
-      subs.push({ heading: (heading[1] as string).trim(), line: line.n, body: [] })
+      subs.push({ heading: heading[2].trim(), line: line.n, body: [] })
       continue
     }
     const current = subs[subs.length - 1]

@@ -93,7 +93,7 @@ export function parseRecord(lines: readonly Line[], deepest = 2): MarkdownRecord
       continue
     }
     if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
-    const heading = fenced ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line.text)
+    const heading = fenced ? null : atxHeading(line.text)
     if (heading !== null && heading[1] === '#' && title === null && sections.length === 0) {
       title = { text: (heading[2] as string).trim(), line: line.n }
       continue
@@ -387,6 +387,23 @@ export function isLinkDefinition(text: string): boolean {
 /** A link's target as a file name: its anchor and folders left out. */
 function fileOf(target: string): string {
   return target.replace(/#.*$/, '').replace(/^.*\//, '').trim()
+}
+
+/**
+ * An ATX heading's level (`##`) and text, without the closing `#`s and the white space at its ends,
+ * or null. Read as `/^(#{1,6})\s+(.*?)\s*#*\s*$/` was, whose lazy text and the white space on
+ * either side of the `#`s tried every split of a run of spaces: a heading of 30,000 spaces before
+ * a word took hours, and `import-adr` never ended.
+ */
+export function atxHeading(text: string): [string, string, string] | null {
+  const marks = /^(#{1,6})\s+/.exec(text)
+  if (marks === null) return null
+  const rest = text.slice(marks[0].length).trimEnd()
+  let end = rest.length
+  while (end > 0 && rest[end - 1] === '#') end--
+  const words = rest.slice(0, end).trimEnd()
+  // A line break within it (U+2028) is none, as `.` read it.
+  return /[\n\r\u2028\u2029]/.test(words) ? null : [text, marks[1] as string, words]
 }
 
 /**

@@ -3707,3 +3707,14 @@ describe('a status given as a checklist', () => {
     expect(reading.problems).toEqual([{ path: '0004-use-w.md', line: 3, message: 'the status section names no status' }])
   })
 })
+
+describe('a heading of a long run of spaces', () => {
+  it('is read as any heading, a record and a log alike, not matched over and over until the import is stopped', () => {
+    const spaces = ' '.repeat(3_000)
+    const reading = readTexts({
+      '0001-use-x.md': `# 1. Use X\n\n## Status${spaces}#\n\nAccepted\n\n## Decision${spaces}now\n\nX.\n`,
+      'DECISIONS.md': `# Log\n\n## D-001: Use Y${spaces}(really)\n\n- Status: Accepted\n\n### Status${spaces}x\n\nY.\n`,
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['accepted', null, null, null] })
+  })
+})
