@@ -218,10 +218,10 @@ function notARecordMessage(text: string): string {
 }
 
 /** A status section a level or two down: `### Status`, `#### Status`. */
-const DEEPER_STATUS = new RegExp(String.raw`^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$`, 'gimu')
+const DEEPER_STATUS = new RegExp(String.raw`^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#+)?\s*$`, 'gimu')
 
 /** A status section (`## Status`, `## Estado`), as bodyFormatOf reads it. */
-const STATUS_SECTION = new RegExp(String.raw`^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$`, 'imu')
+const STATUS_SECTION = new RegExp(String.raw`^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#+)?\s*$`, 'imu')
 
 /** A status field on a line (`- Status: accepted`, `> **Estado:** Aceptado`). */
 const STATUS_FIELD_LINE = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*(:|\*\*:|__:)`, 'im')

@@ -3718,3 +3718,11 @@ describe('a heading of a long run of spaces', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['accepted', null, null, null] })
   })
 })
+
+describe('a status heading with a long run of spaces before a word', () => {
+  it('is tried as a status section in a moment, as any heading, not over every split of its spaces', () => {
+    const reading = readTexts({ '0001-use-x.md': `# 1. Use X\n\n## Status${' '.repeat(200_000)}x\n\nAccepted\n` })
+    expect(reading.records).toEqual([])
+    expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0001-use-x.md', 1]])
+  })
+})
