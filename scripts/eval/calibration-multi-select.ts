@@ -7,13 +7,14 @@
 // or left out as its rate says), and how many standard errors of the stated that share is from it.
 // Flags: --seed N, --users N, --workers N, and --base COMMIT to ask another commit's service (its
 // source and default policy) the same questions, e.g. one before a change to the confidence.
-import { execFileSync, fork } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, symlink } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseFlags, positiveInteger, readFlags, UsageError } from '../flags'
 import { REPORT_SEED } from './evaluation'
+import { resultOfChild } from './parallel'
 import { simulateMultiSelect, type MultiSelectRecord, type Stated } from './multi-select'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -57,19 +58,7 @@ const { seed, users, workers, base } = readFlags('calibration-multi-select', () 
 
 /** Simulates the users `indexes` in a child process. */
 function simulateInChild(indexes: number[], src: string): Promise<MultiSelectRecord[]> {
-  return new Promise((resolve, reject) => {
-    const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
-    let result: MultiSelectRecord[] | undefined
-    child.once('message', (message) => {
-      result = message as MultiSelectRecord[]
-    })
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (result !== undefined) resolve(result)
-      else reject(new Error(`worker exited with code ${code} before sending its records`))
-    })
-    child.send({ seed, indexes, src })
-  })
+  return resultOfChild<MultiSelectRecord[]>(WORKER, { seed, indexes, src }, 'worker')
 }
 
 /** Every user's record, in the population's order whatever the number of workers. */

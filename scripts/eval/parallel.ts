@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process'
+import { fork, type Serializable } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Policy } from '../../src/domain/policy'
 import type { EvaluationOptions, SimulateUsers, UserRecords } from './evaluation'
@@ -12,22 +12,29 @@ export interface WorkerTask {
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
-/** Simulates the users of `task.indexes` (of the population the task draws) in a child process. */
-export function simulateInChild(task: WorkerTask): Promise<UserRecords[]> {
+/**
+ * What the worker script `worker` sends back for `task`, run in a child process under tsx: its one
+ * message, sent before it exits (`what` names the worker in the error of one that exits without).
+ */
+export function resultOfChild<Result>(worker: string, task: Serializable, what: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
-    let result: UserRecords[] | undefined
+    const child = fork(worker, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
+    let result: Result | undefined
     child.once('message', (message) => {
-      result = message as UserRecords[]
+      result = message as Result
     })
     child.once('error', reject)
     child.once('exit', (code) => {
       if (result !== undefined) resolve(result)
-      else
-        reject(new Error(`evaluation worker exited with code ${code} before sending its records`))
+      else reject(new Error(`${what} exited with code ${code} before sending its records`))
     })
     child.send(task)
   })
+}
+
+/** Simulates the users of `task.indexes` (of the population the task draws) in a child process. */
+export function simulateInChild(task: WorkerTask): Promise<UserRecords[]> {
+  return resultOfChild<UserRecords[]>(WORKER, task, 'evaluation worker')
 }
 
 /** Runs at most `size` pieces of work at a time; the others wait their turn, first come first served. */
