@@ -7,14 +7,16 @@
 // or left out as its rate says), and how many standard errors of the stated that share is from it.
 // Flags: --seed N, --users N, --workers N, and --base COMMIT to ask another commit's service (its
 // source and default policy) the same questions, e.g. one before a change to the confidence.
-import { execFileSync } from 'node:child_process'
-import { mkdtemp, rm, symlink } from 'node:fs/promises'
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { symlink } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { parseFlags, positiveInteger, readFlags, UsageError } from '../flags'
 import { REPORT_SEED } from './evaluation'
-import { resultOfChild } from './parallel'
+import { resultOfChild, stopChildren } from './parallel'
 import { simulateMultiSelect, type MultiSelectRecord, type Stated } from './multi-select'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -85,16 +87,50 @@ function rows(group: string, stated: readonly Stated[]): string[] {
   })
 }
 
+/** The git and tar unpacking the --base tree that have not exited. */
+const unpacking = new Set<ChildProcess>()
+
+/**
+ * Runs `command` without holding the event loop: under tsx, a signal the script does not take
+ * within 30 ms is followed by SIGKILL, which no cleanup outlives (execFileSync held it so).
+ */
+async function runCommand(command: string, args: string[]): Promise<void> {
+  const running = promisify(execFile)(command, args, { cwd: ROOT })
+  unpacking.add(running.child)
+  try {
+    await running
+  } finally {
+    unpacking.delete(running.child)
+  }
+}
+
 async function main(): Promise<void> {
   let src = join(ROOT, 'src')
   let dir: string | undefined
+  // What runs in the folder is ended first (the unpacking, the workers reading its source): a
+  // worker crashed, the others went on, and the script waited for them after saying why.
+  const removeDir = () => {
+    for (const child of unpacking) child.kill('SIGKILL')
+    stopChildren()
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
+    dir = undefined
+  }
+  // Ctrl-C or a kill ends the run without its finally: the unpacked tree was left in the temporary
+  // folder. Removed, then the signal taken as it would have been.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      removeDir()
+      process.kill(process.pid, signal)
+    })
+  }
   try {
     if (base !== undefined) {
       // The other commit's source and policies, beside this checkout's node_modules so that its
-      // imports resolve.
-      dir = await mkdtemp(join(tmpdir(), 'dm-multi-select-'))
-      const tar = execFileSync('git', ['archive', '--format=tar', base, 'src', 'policies', 'package.json'], { cwd: ROOT, maxBuffer: 1 << 30 })
-      execFileSync('tar', ['-x', '-C', dir], { input: tar })
+      // imports resolve. Made at once, so that a signal never finds it made and not yet named.
+      dir = mkdtempSync(join(tmpdir(), 'dm-multi-select-'))
+      const tar = join(dir, 'tree.tar')
+      await runCommand('git', ['archive', '--format=tar', '-o', tar, base, 'src', 'policies', 'package.json'])
+      await runCommand('tar', ['-x', '-f', tar, '-C', dir])
       await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
       src = join(dir, 'src')
     }
@@ -109,7 +145,7 @@ async function main(): Promise<void> {
     ]
     process.stdout.write(`${lines.join('\n')}\n`)
   } finally {
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+    removeDir()
   }
 }
 

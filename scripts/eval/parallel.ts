@@ -1,4 +1,4 @@
-import { fork, type Serializable } from 'node:child_process'
+import { fork, type ChildProcess, type Serializable } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Policy } from '../../src/domain/policy'
 import type { EvaluationOptions, SimulateUsers, UserRecords } from './evaluation'
@@ -12,6 +12,18 @@ export interface WorkerTask {
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
+/** The children resultOfChild started that have not exited. */
+const running = new Set<ChildProcess>()
+
+/**
+ * Ends every child resultOfChild started that still runs: one that failed leaves the others at
+ * their work, which a script ending for it (or for a signal) would otherwise wait out, or leave
+ * running after it, reading a folder it removes.
+ */
+export function stopChildren(): void {
+  for (const child of running) child.kill('SIGKILL')
+}
+
 /**
  * What the worker script `worker` sends back for `task`, run in a child process under tsx: its one
  * message, sent before it exits (`what` names the worker in the error of one that exits without).
@@ -19,12 +31,14 @@ const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 export function resultOfChild<Result>(worker: string, task: Serializable, what: string): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = fork(worker, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
+    running.add(child)
     let result: Result | undefined
     child.once('message', (message) => {
       result = message as Result
     })
     child.once('error', reject)
     child.once('exit', (code) => {
+      running.delete(child)
       if (result !== undefined) resolve(result)
       else reject(new Error(`${what} exited with code ${code} before sending its records`))
     })

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { readdirSync, watch } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cleanEnv } from '../support/processes'
@@ -57,5 +57,25 @@ describe('calibration-multi-select: a run', () => {
     expect(r.status).toBe(0)
     expect(r.stdout).toMatch(/^seed 20260701, 2 users, the service of commit [0-9a-f]{7,}; /)
     expect(made(r.tmp)).toEqual([])
+  })
+})
+
+describe('calibration-multi-select: a --base run stopped by a signal', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('removes the unpacked tree on %s, sent as soon as its folder is made', async (signal) => {
+    // Ctrl-C, or a kill, ended the run at once and left the other commit's tree in TMPDIR.
+    const tmp = tempDir('dm-multi-select-test-')
+    const watcher = watch(tmp)
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'eval', 'calibration-multi-select.ts'), '--users', '100000', '--base', 'HEAD'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+      env: cleanEnv({ TMPDIR: tmp }),
+    })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    watcher.on('change', (_, name) => {
+      if (String(name).startsWith('dm-multi-select-')) child.kill(signal)
+    })
+    await exited
+    watcher.close()
+    expect(made(tmp)).toEqual([])
   })
 })
