@@ -213,6 +213,25 @@ function jsonKind(body: string): 'answer' | 'object' | 'other' | 'none' {
   return fields.length === 0 || fields.some((field) => HOOK_OUTPUT_FIELDS.has(field)) ? 'answer' : 'object'
 }
 
+/**
+ * What the hook prints of the service's answer: the body as it came, or, where it holds fields
+ * beside a command hook's (a later service's), those alone. Claude Code checks the JSON a hook
+ * prints against the fields it knows and refuses all of it for one more (`Hook JSON output
+ * validation failed`): the questions answered, the message, were lost with the field.
+ */
+function printedAnswer(body: string): string {
+  let value: unknown
+  try {
+    value = JSON.parse(body)
+  } catch {
+    return body
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return body
+  const fields = Object.entries(value)
+  const known = fields.filter(([field]) => HOOK_OUTPUT_FIELDS.has(field))
+  return known.length === fields.length ? body : JSON.stringify(Object.fromEntries(known))
+}
+
 /** The `error.code` of a service's error answer; undefined for any other body. */
 function errorCode(body: string): unknown {
   try {
@@ -1023,7 +1042,7 @@ async function deliverOrSpool(
   const notSentForSaid = drained.stopped === 'failure' && said.kind !== 'unsaid'
   const now = drained.stopped === 'failure' ? { outcome: 'failed' as const } : await deliver(event, false)
   if (now.outcome === 'delivered') {
-    const body = now.body ?? ''
+    const body = printedAnswer(now.body ?? '')
     if (body !== '' && body !== '{}') process.stdout.write(body + '\n')
     // A `{}` planned past the time this hook waits is no "nothing to change": Claude Code gets the
     // same nothing, and stderr says why their memory did not answer, and what gives it time (read
