@@ -65,7 +65,10 @@ describe('calibration-multi-select: a --base run stopped by a signal', () => {
     // Ctrl-C, or a kill, ended the run at once and left the other commit's tree in TMPDIR.
     const tmp = tempDir('dm-multi-select-test-')
     const watcher = watch(tmp)
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'eval', 'calibration-multi-select.ts'), '--users', '100000', '--base', 'HEAD'], {
+    // Run under node itself: the tsx command's relay follows a signal not taken within 30 ms with
+    // SIGKILL, which a loaded machine could draw, and which no cleanup outlives.
+    const script = join(ROOT, 'scripts', 'eval', 'calibration-multi-select.ts')
+    const child = spawn(process.execPath, ['--import', 'tsx', script, '--users', '100000', '--base', 'HEAD'], {
       cwd: ROOT,
       stdio: 'ignore',
       env: cleanEnv({ TMPDIR: tmp }),
