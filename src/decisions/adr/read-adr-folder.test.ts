@@ -2450,6 +2450,17 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Accepted on Monday, 5 May 2020')).toEqual({ status: 'accepted', unreadDate: 'Monday, 5 May 2020' })
   })
 
+  it('a day in numbers after its weekday, after the status word ("Accepted on Tuesday, 2020-05-05"), is read as a "Date:" field\'s is', () => {
+    // A Date: field reads `Tuesday, 2020-05-05`; after the status only a day with its month named
+    // was taken after its weekday, and this one was passed over unsaid, the record dated its import.
+    for (const line of ['Accepted on Tuesday, 2020-05-05', 'Accepted (Tue 2020-05-05)', 'Accepted: Tuesday 05.05.2020']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
+    }
+    expect(readStatusLine('Accepted on Monday, 2020-05-05')).toEqual({ status: 'accepted', unreadDate: 'Monday, 2020-05-05' })
+    // A status log's steps so written: the latest.
+    expect(readStatusLine('Proposed on Monday, 2020-05-04; Accepted on Tuesday, 2020-05-05')).toEqual({ status: 'accepted', date: '2020-05-05' })
+  })
+
   it('a status log on one line is still split at a comma before a day written in numbers ("Proposed 2025-01-10, 2025-03-01 Accepted")', () => {
     // Only the year of a day with its month named (`March 3, 2024`) is no step of its own: a day
     // in numbers after the comma begins the next step, which holds, as before days with a month named were read.

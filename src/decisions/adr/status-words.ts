@@ -228,12 +228,13 @@ const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})`, 'u')
 /**
  * A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`,
+ * after its weekday too, as a `Date:` field reads it (`Accepted on Tuesday, 2020-05-05`),
  * or after a dash, `Accepted — 2020-05-05`, `Accepted - 2020-05-05`, as a day before it may be written,
  * or after a full stop, `Accepted. 2026-09-10.`, as many records write the status as a sentence;
  * "on" as a record in another language writes it too (`Aceptado el …`, `Acceptée le …`, `Angenommen am …`).
  */
 const DAY_AFTER = new RegExp(
-  String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+|${WHO_ACCEPTED})(${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`,
+  String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+|${WHO_ACCEPTED})((?:${WEEKDAY_WORD}\.?,?\s+)?${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`,
   'u',
 )
 
