@@ -11,9 +11,9 @@ import { closedPort, outsideEnv } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
 import { BIN, runCli } from '../../test/support/spawn-service'
 import { BIN_PATH, shellWord } from '../config/bin-path'
-import { LATE_HEADER } from '../http/hooks'
+import { ANSWER_HEADER as ROUTE_ANSWER_HEADER, LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
-import { HOOK_HELP, pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
+import { ANSWER_HEADER, HOOK_HELP, pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
 import { projectOfFolder } from '../repository'
 
 /** A stub's handler that notes the URL of each request in `asked` and answers it `{}`. */
@@ -1135,6 +1135,30 @@ describe('decision-memory hook answered with a hook output field and one it does
         const { added_later: _added, ...known } = answer as { added_later?: unknown }
         expect(run.stdout === '' ? {} : JSON.parse(run.stdout), body).toEqual(known)
         expect(existsSync(spool), body).toBe(false)
+      })
+    }
+  })
+})
+
+describe('decision-memory hook answered with the service\'s answer header', () => {
+  it('takes any object sent with it for the service\'s answer, none of a hook\'s fields in it (a later service\'s {} with a field added)', async () => {
+    expect(ANSWER_HEADER).toBe(ROUTE_ANSWER_HEADER)
+    for (const [headers, spooled] of [
+      [{ [ANSWER_HEADER]: '1' }, false],
+      [{}, true],
+    ] as const) {
+      const service: RequestListener = (request, response) => {
+        request.resume()
+        request.on('end', () => response.writeHead(200, { 'content-type': 'application/json', ...headers }).end('{"added_later":1}'))
+      }
+      await withStub('dm-hook-answer-header-', service, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+        const run = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(run).toMatchObject({ code: 0, stdout: '' })
+        // With the header: delivered, and nothing of a hook's output to print. Without: no service.
+        expect(existsSync(spool), JSON.stringify(headers)).toBe(spooled)
+        expect(run.stderr === '', JSON.stringify(headers)).toBe(!spooled)
       })
     }
   })

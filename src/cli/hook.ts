@@ -64,6 +64,11 @@ const ANSWER_RETURN_MS = 250
  */
 const LATE_HEADER = 'X-Decision-Memory-Late'
 /**
+ * The header the service sends with every hook answer, as src/http/hooks.ts names it: an object
+ * with it is the service's answer, whatever fields it holds (a later service's too).
+ */
+export const ANSWER_HEADER = 'X-Decision-Memory-Hook-Answer'
+/**
  * Stdin is read even when start-up used the whole budget (a loaded machine): Claude Code has
  * closed it by then, so reading is instant, and the payload can still be spooled.
  */
@@ -197,9 +202,10 @@ const HOOK_OUTPUT_FIELDS = new Set(['continue', 'stopReason', 'suppressOutput', 
  * answers, or nothing, `{}`), another object (a mock or echo server's catch-all: `{"status": "ok"}`,
  * the payload sent back, which hold none), other JSON (an array, a string), or none. A field beside
  * the hook's own (one a later service may add) leaves an answer an answer: taken for no service,
- * every capture it recorded would be spooled and sent again at every call.
+ * every capture it recorded would be spooled and sent again at every call; so does any object sent
+ * with the service's ANSWER_HEADER (a later service's `{"added": 1}` in place of `{}`).
  */
-function jsonKind(body: string): 'answer' | 'object' | 'other' | 'none' {
+function jsonKind(body: string, fromService: boolean): 'answer' | 'object' | 'other' | 'none' {
   let value: unknown
   try {
     value = JSON.parse(body)
@@ -207,6 +213,8 @@ function jsonKind(body: string): 'answer' | 'object' | 'other' | 'none' {
     return 'none'
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'other'
+  // Said by the service's own header (a service before it sends none, and is read by its fields).
+  if (fromService) return 'answer'
   const fields = Object.keys(value)
   const specific: unknown = (value as { hookSpecificOutput?: unknown }).hookSpecificOutput
   if (specific !== undefined && (typeof specific !== 'object' || specific === null || Array.isArray(specific))) return 'object'
@@ -845,7 +853,7 @@ async function deliverOrSpool(
       // Still a spooled one: refused for good then, it is set aside all the same, and said so.
       if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false, spooled)
       if (response.ok) {
-        const kind = jsonKind(body)
+        const kind = jsonKind(body, response.headers.has(ANSWER_HEADER))
         if (kind === 'answer') {
           const tooLate = response.headers.get(LATE_HEADER)
           return { outcome: 'delivered', body, ...(tooLate === null ? {} : { tooLate }) }

@@ -2077,6 +2077,19 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(1)
   })
 
+  it('sends X-Decision-Memory-Hook-Answer with every answer of every event, by which the hook knows the service whatever the fields', async () => {
+    const { app } = await createTestApp()
+    for (const fixture of ['session-start', 'pre-tool-use', 'post-tool-use-single', 'post-tool-use-multi', 'pre-tool-use-bash'] as const) {
+      const answer = await app.request(HOOK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(claudeCodeFixture(fixture)) })
+      expect(answer.status, fixture).toBe(200)
+      expect(answer.headers.get('x-decision-memory-hook-answer'), fixture).toBe('1')
+    }
+    // A refusal is no answer: without it.
+    const refused = await app.request(HOOK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hook_event_name": 1}' })
+    expect(refused.status).toBe(400)
+    expect(refused.headers.has('x-decision-memory-hook-answer')).toBe(false)
+  })
+
   it('says by X-Decision-Memory-Late that a PreToolUse answered {} was planned past ?wait_ms=, with the ms it took, unlike a {} that changes nothing', async () => {
     const { app, clock, memory, call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

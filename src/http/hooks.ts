@@ -63,6 +63,11 @@ const HookQuery = z.object({
  * answered for them (`--budget`), where a `{}` alone says there was nothing to change.
  */
 export const LATE_HEADER = 'X-Decision-Memory-Late'
+/**
+ * Sent with every hook answer: `decision-memory hook` takes an object with it for the service's
+ * answer whatever its fields, and one without it (a mock's catch-all) by its fields.
+ */
+export const ANSWER_HEADER = 'X-Decision-Memory-Hook-Answer'
 
 const HookAnswerSchema = z
   .object({
@@ -106,6 +111,13 @@ const route = createRoute({
     200: {
       description: 'What the hook should print',
       headers: {
+        [ANSWER_HEADER]: {
+          description:
+            "Always `1`: this is decision-memory's answer. `decision-memory hook` takes a JSON object sent with it for the service's answer whatever " +
+            'fields it holds (printing those of a command hook alone); one without it, only when it is `{}` or holds a field of a command hook\'s output.',
+          schema: { type: 'string', enum: ['1'] },
+          required: true,
+        },
         [LATE_HEADER]: {
           description:
             'Sent with the `{}` of a PreToolUse planned past `?wait_ms=` (none of its answers recorded): the ms the service took, from when it ' +
@@ -139,6 +151,7 @@ export function hookRoutes(memory: DecisionMemory) {
     // The body stays `{}`, which the hook prints as nothing, as Claude Code expects: the header alone
     // tells the hook it was too late, not that there was nothing to change, so it can say so.
     if (late === true) c.header(LATE_HEADER, String(memory.clock.now().getTime() - arrived))
+    c.header(ANSWER_HEADER, '1')
     return c.json(answer, 200)
   })
 }
