@@ -3737,3 +3737,10 @@ describe('a status heading with a long run of spaces before a word', () => {
     expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0001-use-x.md', 1]])
   })
 })
+
+describe('a line of a long run of spaces in a log', () => {
+  it('is read as a blank line in a moment, not tried for a next field at each of its spaces whenever a field is looked for', () => {
+    const reading = readTexts({ 'ARCHITECTURE_DECISIONS.md': `# Log\n\n## ADR-001: Use X\n\n- Status: Accepted\n\n${' '.repeat(100_000)}\n\nX.\n` })
+    expect(summary(reading.records)).toEqual({ 'ADR-001': ['accepted', null, null, null] })
+  })
+})

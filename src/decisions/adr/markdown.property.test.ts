@@ -1,0 +1,20 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { NEXT_FIELD } from './markdown'
+
+/** Lines of fields as logs write them, and of the white space, bars and bold that NEXT_FIELD reads. */
+const line = fc
+  .array(fc.constantFrom(' ', '  ', '\t', '\u00a0', '|', '\u00b7', '**', '__', ':', 'Date', 'Status', 'x', '-', '\n', '*', '_'), { maxLength: 24 })
+  .map((pieces) => pieces.join(''))
+
+describe('NEXT_FIELD, for any line', () => {
+  it('splits a line where the pattern tried at every character of a run of white space did', () => {
+    const before = /\s+[|\u00b7]\s+(?=(?:\*\*|__)[A-Za-z][A-Za-z -]*?(?::(?:\*\*|__)|(?:\*\*|__):))/
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(text.split(NEXT_FIELD)).toEqual(text.split(before))
+      }),
+      { numRuns: 20000, examples: [['**Status:** Accepted  |  **Date:** 2024-01-01'], ['a \u00b7 __Date__: x |\t**Enforce:** y']] },
+    )
+  })
+})
