@@ -213,7 +213,7 @@ function bodyFormatOf(written: string): AdrFormat | undefined {
 function notARecordMessage(text: string): string {
   const deeper = (withAtxHeadings(text).match(DEEPER_STATUS) ?? []).length
   return deeper > 1
-    ? `not a decision record: its ${deeper} status sections are those of a log of decisions, which is read as one when named DECISIONS.md (or decision-log.md)`
+    ? `not a decision record: its ${deeper} status sections are those of a log of decisions, which is read as one when named DECISIONS.md (or decision-log.md, or for the kind of its decisions, ARCHITECTURE_DECISIONS.md, DESIGN_DECISIONS.md)`
     : 'not a decision record: no "## Status" section, front matter or "- Status:" bullet'
 }
 

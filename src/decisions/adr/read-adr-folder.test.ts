@@ -2848,9 +2848,11 @@ describe('a status section a level or two down', () => {
     })
     // Said so, rather than said to have no status section.
     expect(reading.problems).toEqual([
-      { path: 'history.md', line: 1, message: 'not a decision record: its 2 status sections are those of a log of decisions, which is read as one when named DECISIONS.md (or decision-log.md)' },
+      { path: 'history.md', line: 1, message: 'not a decision record: its 2 status sections are those of a log of decisions, which is read as one when named DECISIONS.md (or decision-log.md, or for the kind of its decisions, ARCHITECTURE_DECISIONS.md, DESIGN_DECISIONS.md)' },
     ])
     expect(readTexts({ 'DECISIONS.md': '# Log\n\n## Use A\n\n### Status\n\nAccepted\n\n## Use B\n\n### Status\n\nRejected\n' }).records.map((r) => r.status)).toEqual(['accepted', 'revoked'])
+    // As the message says, a log named for the kind of its decisions is one too.
+    expect(readTexts({ 'ARCHITECTURE_DECISIONS.md': '# Log\n\n## Use A\n\n### Status\n\nAccepted\n\n## Use B\n\n### Status\n\nRejected\n' }).records.map((r) => r.status)).toEqual(['accepted', 'revoked'])
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['superseded', '2020-01-01', null, 'ADR-0002'],
       'ADR-0002': ['accepted', null, 'ADR-0001', null],
