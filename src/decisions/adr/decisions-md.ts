@@ -99,6 +99,15 @@ const BESIDE_STATUS = /^(date|decision[- ]date|enforce|decision|rationale|why|re
 const BREAK = /^\s*([-*_])(?:\s*\1){2,}\s*$/
 
 /**
+ * The separators at the end of a heading (`Use X —`), from the first of their run: tried at each
+ * character of a run of them not at the end (`Use X`, 100,000 spaces, `(2024-01-10)`), `[…]+$` ran
+ * to the run's end from every one, and one such heading took seconds.
+ */
+export const TRAILING_SEPARATORS = /(?<![\s:—–|-])[\s:—–|-]+$/
+/** TRAILING_SEPARATORS with the middle dot and the bullet that shownTitleOf leaves out too. */
+export const TRAILING_MARKS = /(?<![\s:—–|·•-])[\s:—–|·•-]+$/
+
+/**
  * The title of a heading once its key and date are taken out: `D-001: Use Postgres` → `Use Postgres`,
  * `D-001: Use Postgres (2024-01-10)` → `Use Postgres` (the brackets and separators the date leaves go with it).
  */
@@ -108,7 +117,7 @@ function titleOf(heading: string): string {
     .replace(DATED, '')
     // Separators only: a title's own opening bracket (`(Re)use the pool`) stays.
     .replace(/^[\s:—–|-]+/, '')
-    .replace(/[\s:—–|-]+$/, '')
+    .replace(TRAILING_SEPARATORS, '')
     .trim()
 }
 
@@ -127,7 +136,7 @@ function shownTitleOf(heading: string): string {
   // number (`## 001 — Documentation first`, `## 0004: Use X`), no key, writes it as a key: both left
   // out of the title shown only, the key made of a title staying as it was. A count is no such
   // number: `## 3 replicas per region`, `## 2024: The year of Rust` keep theirs.
-  const shown = title.replace(/^[\s:—–|·•-]+/, '').replace(/[\s:—–|·•-]+$/, '').trim() || title
+  const shown = title.replace(/^[\s:—–|·•-]+/, '').replace(TRAILING_MARKS, '').trim() || title
   return shown.replace(/^0\d*\s*(?:[.:]|\s[—–-])\s+(?=\S)/, '') || shown
 }
 

@@ -3746,3 +3746,10 @@ describe('a line of a long run of spaces in a log', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-001': ['accepted', null, null, null] })
   })
 })
+
+describe('a log heading with a long run of spaces inside its title', () => {
+  it('is titled in a moment, not tried for its closing separators at each of its spaces', () => {
+    const reading = readTexts({ 'DECISIONS.md': `# Log\n\n## D-001: Use X${' '.repeat(200_000)}now\n\n- Status: Accepted\n` })
+    expect(summary(reading.records)).toEqual({ 'D-001': ['accepted', null, null, null] })
+  })
+})
