@@ -3753,3 +3753,14 @@ describe('a log heading with a long run of spaces inside its title', () => {
     expect(summary(reading.records)).toEqual({ 'D-001': ['accepted', null, null, null] })
   })
 })
+
+describe('a status line with a long run of spaces before a word', () => {
+  it('is read in a moment, not tried for a link word over every split of its spaces', () => {
+    const spaces = ' '.repeat(20_000)
+    const reading = readTexts({
+      '0001-use-x.md': `# 1. Use X\n\n## Status\n\nAccepted${spaces}x\n`,
+      'DECISIONS.md': `# Log\n\n## D-001: Use Y\n\n- Status: Accepted${spaces}, superseded by D-002\n\n## D-002: Use Z\n\n- Status: Accepted\n`,
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['superseded', null, null, 'D-002'], 'D-002': ['accepted', null, 'D-001', null] })
+  })
+})

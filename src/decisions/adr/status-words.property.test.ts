@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
 import { readDecisionsMd } from './decisions-md'
-import { readDate, readStatusLine, unreadDateMessage } from './status-words'
+import { linkAfterStatus, readDate, readStatusLine, unreadDateMessage } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -263,5 +263,30 @@ describe('readDate, for any text', () => {
     expect(readDate('05/05/2020')).toBe('2020-05-05')
     expect(readDate('31/02/2017')).toBeUndefined()
     expect(readDate('04/03/2024')).toBeUndefined()
+  })
+})
+
+describe('linkAfterStatus, for any line', () => {
+  /** A status line's words, marks and white space, and the link words in several languages. */
+  const line = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(' ', '  ', '\t', '\u00a0', ',', ';', ':', '.', '(', '\u2014', '\u2013', '-', '\n', '\r\n', '\u2028', 'x', 'é', 'Accepted', 'ADR-1', '[2](0002-x.md)'),
+        fc.constantFrom('superseded', 'Superseded', ' by', 'by', 'Supersedes', 'replaces', 'replaced', 'ersetzt', ' durch', 'remplacée', 'remplace', ' par', 'reemplaza', ' a', 'partially'),
+      ),
+      { maxLength: 14 },
+    )
+    .map((pieces) => pieces.join(''))
+  // The pattern linkAfterStatus replaces, as it was built.
+  const before = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:(?:superseded|superceded|replaced|obsoleted)\s+by|(?:(?:reemplazad[oa]|sustituid[oa]|superad[oa]|substitu[ií]d[oa])\s+por|remplac[eé]e?s?\s+par|(?:ersetzt|abgel[oö]st)\s+(?:durch|von)|(?:sostituit[oa]|superat[oa])\s+da)(?![A-Za-z\u00C0-\u024F]))\b|(?:supersedes|supercedes|replaces|obsoletes|(?:(?:reemplaza|sustituye|substitui|sostituisce)(?![A-Za-z\u00C0-\u024F])(?:\s+a(?=\s))?|remplace(?![A-Za-z\u00C0-\u024F])))\b)(.*)$/i
+
+  it('splits it as the pattern that tried every split of its white space did', () => {
+    fc.assert(
+      fc.property(line, (text) => {
+        const match = before.exec(text)
+        expect(linkAfterStatus(text)).toEqual(match === null ? undefined : [match[1], match[2], match[3]])
+      }),
+      { numRuns: 20000, examples: [['Accepted, superseded by ADR-1'], [' -superseded by x'], ['a  -  - replaces x'], ['x\t,\tSupersedes: [2](0002-x.md)']] },
+    )
   })
 })

@@ -411,8 +411,47 @@ const KEY_LIKE = /^(?:\[|[Aa][Dd][Rr][-_\s]*\d|[A-Z][A-Z0-9]*-\d+$|.*\.md$)/
 /** A supersede in part (`Partially superseded by ADR-0009`): the record still holds in the rest. */
 const PARTLY = new RegExp(String.raw`^(?:partially|partly)\s+(?:${SUPERSEDED_BY}|${SUPERSEDES})\b`, 'i')
 
-/** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
-const LINK_AFTER_STATUS = new RegExp(String.raw`^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*(${SUPERSEDED_BY}\b|${SUPERSEDES}\b)(.*)$`, 'i')
+/** A link word, tried where it would begin: `Supersedes`, `superseded by`. */
+const LINK_WORD = new RegExp(String.raw`${SUPERSEDED_BY}\b|${SUPERSEDES}\b`, 'iy')
+
+/** What may be written between a status and a link word: white space around one mark, or white space. */
+const BEFORE_LINK_WORD = /^\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*$/
+
+/** A character such a mark or white space is made of. */
+const MARK_OR_SPACE = /[\s,;:.(\u2014\u2013-]/
+
+/**
+ * A link word after a status on its line (`Accepted, Supersedes [...]`, `Deprecated; superseded by
+ * [...]`): what is before it (the least of the line there may be), the word and what is after it,
+ * as `/^(.+?)\s*(?:[,;:.(—–]|\s-|\s)\s*(SUPERSEDED_BY\b|SUPERSEDES\b)(.*)$/i` read them; that
+ * pattern tried every split of a run of spaces between its lazy text and the white space on either
+ * side of the mark, and one status line of 10,000 spaces before a word took minutes. The word
+ * begins with a letter, which no mark is: the first link word with marks or spaces before it that
+ * may be split so is the one the pattern found, and its least start of those is the text's end.
+ */
+export function linkAfterStatus(plain: string): [before: string, word: string, rest: string] | undefined {
+  // The text before the word and after it hold no line break, as `.` reads none; what is between may.
+  const firstBreak = plain.search(/[\n\r\u2028\u2029]/)
+  const lastBreak = Math.max(...['\n', '\r', '\u2028', '\u2029'].map((b) => plain.lastIndexOf(b)))
+  for (let at = 2; at < plain.length; at++) {
+    if (!MARK_OR_SPACE.test(plain[at - 1] as string)) continue
+    LINK_WORD.lastIndex = at
+    const word = LINK_WORD.exec(plain)
+    if (word === null || lastBreak >= at + word[0].length) continue
+    let start = at - 1
+    while (start > 1 && MARK_OR_SPACE.test(plain[start - 1] as string)) start--
+    // Marks and white space between the status and the word: the least start leaving one mark at most.
+    const marks: number[] = []
+    for (let i = start; i < at; i++) if (!/\s/.test(plain[i] as string)) marks.push(i)
+    if (marks.length >= 2) start = (marks[marks.length - 2] as number) + 1
+    // Else that mark is a `-` with no white space before it, and the white space after it is the split.
+    for (const from of [start, start + 1]) {
+      if (firstBreak >= 0 && firstBreak < from) return undefined
+      if (from < at && BEFORE_LINK_WORD.test(plain.slice(from, at))) return [plain.slice(0, from), word[0], plain.slice(at + word[0].length)]
+    }
+  }
+  return undefined
+}
 
 /**
  * What names a record right after a link word in the middle of a line: a Markdown link, a key
@@ -438,20 +477,20 @@ const PART_NAMED =
  * manual process` is a status with words after it.
  */
 function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
-  const match = LINK_AFTER_STATUS.exec(plain)
-  if (match === null) return undefined
-  const rest = match[3] as string
+  const match = linkAfterStatus(plain)
+  if (match === undefined) return undefined
+  const [before, linkWord, rest] = match
   const named = NAMED_RECORD.exec(rest)
-  const head = readStatusLine(match[1] as string, definitions)
+  const head = readStatusLine(before, definitions)
   if (named === null || head?.status === undefined) return undefined
   // `Accepted, partially superseded by ADR-0009`: still accepted, in the rest; no successor replaces it.
-  if (/\b(?:partially|partly)$/i.test(match[1] as string)) return head
+  if (/\b(?:partially|partly)$/i.test(before)) return head
   // `Accepted; the 14-command figure is superseded by ADR-0178`: a part named, not the record, is
   // replaced, and the record stands as partly superseded does.
-  if (PART_NAMED.test(match[1] as string)) return head
+  if (PART_NAMED.test(before)) return head
   const target = (named[1] as string).startsWith('[') ? linkTarget(rest, definitions) : (named[1] as string)
   const more = recordsNamed(rest, definitions).slice(1)
-  return /\bby$/i.test(match[2] as string)
+  return /\bby$/i.test(linkWord)
     ? { ...head, status: 'superseded', supersededBy: target, ...(more.length > 0 ? { moreSupersededBy: more } : {}) }
     : { ...head, supersedes: target, ...(more.length > 0 ? { moreSupersedes: more } : {}) }
 }
