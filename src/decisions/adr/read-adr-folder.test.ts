@@ -3764,3 +3764,11 @@ describe('a status line with a long run of spaces before a word', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['superseded', null, null, 'D-002'], 'D-002': ['accepted', null, 'D-001', null] })
   })
 })
+
+describe('a status line of a status, a long run of spaces and a word', () => {
+  it('is split into its statuses, steps and days in a moment, not tried at each of its spaces', () => {
+    const spaces = ' '.repeat(100_000)
+    const reading = readTexts({ '0001-use-x.md': `# 1. Use X\n\n## Status\n\nAccepted${spaces}x\n`, 'DECISIONS.md': `# Log\n\n## D-001: Use Y\n\n- Status: Proposed${spaces}-> Accepted\n` })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['accepted', null, null, null] })
+  })
+})

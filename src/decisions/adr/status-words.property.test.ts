@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
 import { readDecisionsMd } from './decisions-md'
-import { linkAfterStatus, readDate, readStatusLine, unreadDateMessage } from './status-words'
+import { DAY_WITH_STATUS, linkAfterStatus, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, unreadDateMessage } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -287,6 +287,32 @@ describe('linkAfterStatus, for any line', () => {
         expect(linkAfterStatus(text)).toEqual(match === null ? undefined : [match[1], match[2], match[3]])
       }),
       { numRuns: 20000, examples: [['Accepted, superseded by ADR-1'], [' -superseded by x'], ['a  -  - replaces x'], ['x\t,\tSupersedes: [2](0002-x.md)']] },
+    )
+  })
+})
+
+describe('the separators of a status line, for any line', () => {
+  /** White space, the marks and words the separators are written with, and statuses and days. */
+  const line = fc
+    .array(
+      fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', ',', ';', '|', '/', '&', '+', 'and', ' and ', 'andy', '->', '=>', '\u2192', '-', '>', '(', ')', ':', '\u2014', 'on', ' on ', 'Accepted', 'ADR-1', '2024-01-10', '31.12.2023', 'x'),
+      { maxLength: 16 },
+    )
+    .map((pieces) => pieces.join(''))
+
+  it('split it, and find a day after a status, where the patterns tried at every character of a run of white space did', () => {
+    // The patterns as they were, each beginning with `\s*`.
+    const dayBefore = new RegExp(DAY_WITH_STATUS.source.replace(/^\(\?<!\\s\)/, ''), DAY_WITH_STATUS.flags)
+    expect(dayBefore.source.startsWith(String.raw`(?:\s*[(:`)).toBe(true)
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(text.split(STATUS_LIST_SEPARATOR)).toEqual(text.split(/\s*(?:[,;|/&+]|\sand\s)\s*/))
+        expect(text.split(STEP_SEPARATOR)).toEqual(text.split(/\s*([,;])\s*/))
+        expect(text.split(STEP)).toEqual(text.split(/\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/))
+        expect(text.split(NAMES_SEPARATOR)).toEqual(text.split(/\s*(?:,|&|\+|\band\b)\s*/i))
+        expect(text.replace(DAY_WITH_STATUS, '')).toBe(text.replace(dayBefore, ''))
+      }),
+      { numRuns: 20000 },
     )
   })
 })

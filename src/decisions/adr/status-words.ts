@@ -322,6 +322,19 @@ export function listsChoices(words: string): boolean {
   return choices.length >= 3 || (choices.includes('accepted') && choices.includes('revoked'))
 }
 
+/*
+ * The separators below, in a line split by them, and DAY_WITH_STATUS begin their white space with
+ * `(?:(?<!\s)\s+)?` (or `(?<!\s)`) where they began `\s*`: from the first white space of a run
+ * only, where a match in the run begins anyway. Tried at each character of a run, `\s*` ran to its
+ * end from every one, and a status line of 100,000 spaces took seconds for each.
+ */
+/** What a list of statuses is written with: `Accepted, deprecated`, `Accepted / Deprecated`, `Accepted and deprecated`. */
+export const STATUS_LIST_SEPARATOR = /(?:(?<!\s)\s+)?(?:[,;|/&+]|\sand\s)\s*/
+/** What the steps of a status line are written apart with: `Proposed 2025-01-10, 2025-03-01 Accepted`. */
+export const STEP_SEPARATOR = /(?:(?<!\s)\s+)?([,;])\s*/
+/** What the records a link word names are written apart with: `ADR-0020 and ADR-0025`, `D-1, D-2`. */
+export const NAMES_SEPARATOR = /(?:(?<!\s)\s+)?(?:,|&|\+|\band\b)\s*/i
+
 /**
  * Whether a status line lists two statuses or more (`Accepted, deprecated`, `accepted,deprecated`,
  * `Accepted; rejected`, `Accepted and deprecated`, `Accepted / Deprecated`), as a YAML list of
@@ -332,7 +345,7 @@ export function listsChoices(words: string): boolean {
  */
 export function listsStatuses(words: string): boolean {
   const said = words.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
-  const [first, ...rest] = said.toLowerCase().split(/\s*(?:[,;|/&+]|\sand\s)\s*/)
+  const [first, ...rest] = said.toLowerCase().split(STATUS_LIST_SEPARATOR)
   const held = WORDS.find(([pattern]) => pattern.test((first ?? '').replace(BADGE, '').trim()))?.[1]
   if (held === undefined) return false
   return rest.some((item) => {
@@ -353,10 +366,10 @@ export function statusesSaid(words: string): string {
 }
 
 /** A day written after a status word, to its end: ` on 2024-03-01`, ` (2024-03-01)`, `: 2024-03-01`. */
-const DAY_WITH_STATUS = new RegExp(String.raw`(?:\s*[(:\u2014\u2013-]\s*|\s+on\s+|\s+)\(?${DAY_WRITTEN}\)?$`)
+export const DAY_WITH_STATUS = new RegExp(String.raw`(?<!\s)(?:\s*[(:\u2014\u2013-]\s*|\s+on\s+|\s+)\(?${DAY_WRITTEN}\)?$`)
 
 /** The arrows a status written over time is joined with: `Proposed → Accepted`, `Proposed -> Accepted`. */
-const STEP = /\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
+export const STEP = /(?:(?<!\s)\s+)?(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 
 /**
  * A status as it moved on (`Proposed → Accepted`, `Draft -> Proposed -> Accepted`): the last one
@@ -385,7 +398,7 @@ function statusLogOnLine(plain: string, definitions?: LinkDefinitions): StatusLi
   // A step is a status and what follows it up to the next: a part that names no status is of the
   // step before (`Accepted by the team, 2024-01-01`, the year of `March 3, 2024`), and one that does
   // begins a step, its day before it too (`Proposed 2025-01-10, 2025-03-01 Accepted`).
-  const parts = plain.split(/\s*([,;])\s*/)
+  const parts = plain.split(STEP_SEPARATOR)
   const steps = [parts[0] as string]
   for (let i = 1; i + 1 < parts.length; i += 2) {
     const part = parts[i + 1] as string
@@ -513,7 +526,7 @@ export function recordsNamed(text: string, definitions?: LinkDefinitions): strin
   const parts = text
     .trim()
     .replace(/[.;]+$/, '')
-    .split(/\s*(?:,|&|\+|\band\b)\s*/i)
+    .split(NAMES_SEPARATOR)
     .filter((part) => part !== '')
   return parts.length >= 2 && parts.every((part) => ONE_NAME.test(part)) ? parts : []
 }
