@@ -11,6 +11,7 @@ import { mountDocs } from './docs'
 import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
+import { jsonTypeOf } from './json-type'
 import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
@@ -64,7 +65,14 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
   // A DELETE's body is not read (DELETE /v1/users/{user}: the path decides), so it is not judged
   // either: one that is not UTF-8 was refused where one that is not JSON was taken.
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next()
-  if (!/^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) return next()
+  const type = c.req.header('content-type') ?? ''
+  if (!/^application\/([a-z.-]+\+)?json/i.test(type)) return next()
+  // `application/json ; charset=utf-8` is JSON (RFC 9110), which @hono/zod-openapi refused (415):
+  // judged by its media type alone (json-type.ts). The plain type, most requests', is not tested.
+  if (type !== 'application/json') {
+    const judged = jsonTypeOf(type)
+    if (judged !== undefined && judged !== type) c.req.raw.headers.set('content-type', judged)
+  }
   const bytes = await c.req.arrayBuffer()
   let text: string
   try {

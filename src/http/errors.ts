@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
 import { whereJsonBreaks } from '../config/json-scan'
+import { JSON_REQUEST } from './json-type'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
 
 export { fieldsOf }
@@ -160,9 +161,6 @@ export interface RequestParts {
 
 /** The issue of a body sent in a type the route does not take, as answerError's 415 names it. */
 const CONTENT_TYPE_ISSUE: Issue = { path: 'content-type', message: 'must be application/json' }
-
-/** The content types @hono/zod-openapi lets through to a JSON body's validator (its `jsonRequestRegex`); any other is refused 415. */
-const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i
 
 function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly unknown[] } }, input: unknown): Issue[] {
   return parsed.success || parsed.error === undefined ? [] : issuesOf(parsed.error, input)
