@@ -53,3 +53,49 @@ describe('a JSON body whose content type is written as RFC 9110 allows', () => {
     expect(error.issues.map((i) => i.path)).toEqual(['key', 'reason'])
   })
 })
+
+describe('a body sent in another content type, or in none', () => {
+  /** What clients send unless told: fetch a string as text/plain, curl -d and urllib a form, a FormData multipart. */
+  it.each([
+    ['text/plain;charset=UTF-8', 'fetch with a string body'],
+    ['application/x-www-form-urlencoded', 'curl -d, urllib.request'],
+    ['multipart/form-data; boundary=x', 'a FormData'],
+    ['application/json, application/json', 'the header given twice, joined'],
+  ])('is refused 415 naming the type sent, %j (%s)', async (type) => {
+    const { app, call } = await createTestApp()
+    const refused = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify({ ...OBS, user: 'alice' }) })
+    expect(refused.status).toBe(415)
+    const { error } = (await refused.json()) as ErrorAnswer
+    expect(error.code).toBe('unsupported_media_type')
+    expect(error.message).toBe(`send the body as JSON, with the header content-type: application/json, not ${JSON.stringify(type)}`)
+    expect(error.issues).toEqual([{ path: 'content-type', message: `must be application/json, not ${JSON.stringify(type)}` }])
+    expect((await call('GET', '/v1/users/alice/preferences')).body.points).toEqual([])
+  })
+
+  it('is refused 415 saying the header is missing, when there is none', async () => {
+    const { app } = await createTestApp()
+    const refused = await app.request('/v1/observations', { method: 'POST', body: new TextEncoder().encode(JSON.stringify(OBS)) })
+    expect(refused.status).toBe(415)
+    const { error } = (await refused.json()) as ErrorAnswer
+    expect(error.message).toBe('send the body as JSON, with the header content-type: application/json: the request has none')
+    expect(error.issues).toEqual([{ path: 'content-type', message: 'missing: must be application/json' }])
+  })
+
+  it('names the type sent among the faults of the other parts of the request', async () => {
+    const { app } = await createTestApp()
+    const refused = await app.request('/v1/decisions/-x/accept', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'accepted' })
+    expect(refused.status).toBe(400)
+    const { error } = (await refused.json()) as ErrorAnswer
+    expect(error.issues[1]).toEqual({ path: 'content-type', message: 'must be application/json, not "text/plain"' })
+  })
+
+  it('quotes a long type cut short, its controls escaped', async () => {
+    const { app } = await createTestApp()
+    const type = `text/plain; x=${'a'.repeat(300)}\u0085`
+    const refused = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': type }, body: '{}' })
+    const { error } = (await refused.json()) as ErrorAnswer
+    expect(error.issues[0]?.message).toBe(`must be application/json, not "text/plain; x=${'a'.repeat(100 - 'text/plain; x='.length)}…"`)
+    const control = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'text/plain\u0085' }, body: '{}' })
+    expect(((await control.json()) as ErrorAnswer).error.issues[0]?.message).toBe('must be application/json, not "text/plain\\u0085"')
+  })
+})

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
 import { whereJsonBreaks } from '../config/json-scan'
+import { shownText } from '../domain/shown-text'
 import { JSON_REQUEST } from './json-type'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
 
@@ -162,6 +163,22 @@ export interface RequestParts {
 /** The issue of a body sent in a type the route does not take, as answerError's 415 names it. */
 const CONTENT_TYPE_ISSUE: Issue = { path: 'content-type', message: 'must be application/json' }
 
+/** How much of a content type a refusal quotes. */
+const SHOWN_TYPE_LENGTH = 100
+
+/**
+ * The content type a request sent, as a refusal quotes it (`not "text/plain;charset=UTF-8"`),
+ * or that it sent none: `must be application/json` alone left a client that sent fetch's
+ * default for a string body, or curl -d's form, to guess what it had sent, and one that sent
+ * `application/json` twice (joined, `application/json, application/json`) told what it had.
+ */
+function sentType(type: string | undefined): { issue: Issue; said: string } {
+  if (type === undefined) return { issue: { path: 'content-type', message: 'missing: must be application/json' }, said: ': the request has none' }
+  const cut = [...type].length > SHOWN_TYPE_LENGTH ? `${[...type].slice(0, SHOWN_TYPE_LENGTH).join('')}…` : type
+  const quoted = shownText(JSON.stringify(cut))
+  return { issue: { path: 'content-type', message: `must be application/json, not ${quoted}` }, said: `, not ${quoted}` }
+}
+
 function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly unknown[] } }, input: unknown): Issue[] {
   return parsed.success || parsed.error === undefined ? [] : issuesOf(parsed.error, input)
 }
@@ -173,9 +190,9 @@ function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly un
  */
 async function bodyIssues(c: Context, body: NonNullable<RequestParts['body']>): Promise<Issue[]> {
   const type = c.req.header('content-type')
-  if (type !== undefined && !JSON_REQUEST.test(type)) return [CONTENT_TYPE_ISSUE]
+  if (type !== undefined && !JSON_REQUEST.test(type)) return [sentType(type).issue]
   if (type === undefined) {
-    if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0) return [CONTENT_TYPE_ISSUE]
+    if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0) return [sentType(undefined).issue]
     return body.required ? issuesOfParse(await body.schema.safeParseAsync({}), {}) : []
   }
   let value: unknown
@@ -351,6 +368,11 @@ export function createErrorHandler(logger: Logger) {
     const marked = c.get(WRITES as never) as boolean | undefined
     const writes = typeof marked === 'boolean' ? marked : !READ_METHODS.has(c.req.method)
     const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined, writes)
+    if (status === 415) {
+      const { issue, said } = sentType(c.req.header('content-type'))
+      body.error.message = `${body.error.message}${said}`
+      body.error.issues = [issue]
+    }
     if (body.error.code === 'invalid_json') {
       const where = await whereBodyBreaks(c)
       if (where !== undefined) {

@@ -252,13 +252,17 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
   })
 
   it('answers 415 naming content-type for a body that is not declared JSON, or declared another type', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }] as Array<Record<string, string>>) {
-      const r = await t.app.request('/v1/observations', { method: 'POST', headers, body: JSON.stringify(OBS) })
+    const sent = [
+      [{}, 'missing: must be application/json'],
+      [{ 'content-type': 'text/plain' }, 'must be application/json, not "text/plain"'],
+    ] as Array<[Record<string, string>, string]>
+    for (const [headers, issue] of sent) {
+      const r = await t.app.request('/v1/observations', { method: 'POST', headers, body: new TextEncoder().encode(JSON.stringify(OBS)) })
       expect(r.status).toBe(415)
       const body = (await r.json()) as { error: { code: string; message: string; issues: Array<{ path: string; message: string }> } }
       expect(body.error.code).toBe('unsupported_media_type')
       expect(body.error.message).toContain('content-type: application/json')
-      expect(body.error.issues).toEqual([{ path: 'content-type', message: 'must be application/json' }])
+      expect(body.error.issues).toEqual([{ path: 'content-type', message: issue }])
     }
   })
 

@@ -196,11 +196,11 @@ describe('a request wrong in two or more of its query, its path and its body (R-
     expect(plain.status).toBe(400)
     expect(plain.body.error.issues).toEqual([
       { path: 'key', message: KEY_MESSAGE },
-      { path: 'content-type', message: 'must be application/json' },
+      { path: 'content-type', message: 'must be application/json, not "text/plain"' },
     ])
     const plainAlone = await send('/v1/decisions/D-001/accept', 'text/plain', 'accepted')
     expect(plainAlone.status).toBe(415)
-    expect(plainAlone.body.error.issues).toEqual([{ path: 'content-type', message: 'must be application/json' }])
+    expect(plainAlone.body.error.issues).toEqual([{ path: 'content-type', message: 'must be application/json, not "text/plain"' }])
     // A body left out: taken where it is optional, its fields named where it is required.
     expect((await send('/v1/decisions/-x/accept', undefined, undefined)).body.error.issues.map((i) => i.path)).toEqual(['key'])
     expect((await send('/v1/decisions/-x/supersede', undefined, undefined)).body.error.issues.map((i) => i.path)).toEqual(['key', 'by'])
