@@ -200,6 +200,31 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
   }
 }
 
+/**
+ * What a path no route has meant, when it is a route's path with a slash more, at its end
+ * (`/v1/observations/`, as a client joining a base URL and a path may write it) or doubled
+ * (`/v1//observations`): said, where `no route POST /v1/observations/` left the client to spot
+ * the slash. Undefined when no route has the path without it.
+ */
+function slashMore(
+  path: string,
+  fitting: (path: string) => string[],
+  method: string,
+): { said: string; issue: { path: string; message: string } } | undefined {
+  if (!path.includes('//') && (path.length === 1 || !path.endsWith('/'))) return undefined
+  const single = path.replace(/\/{2,}/g, '/')
+  const meant = single.length > 1 ? single.replace(/\/$/, '') : single
+  const methods = fitting(meant)
+  if (meant === path || methods.length === 0) return undefined
+  const trailing = path.replace(/\/+$/, '') === meant
+  // A doubled slash may be a parameter left empty (`/v1/decisions//accept`), whose path without it
+  // is another route's (`GET /v1/decisions/{key}`): said only where that route takes the method.
+  if (!trailing && !methods.includes(method)) return undefined
+  const how = trailing ? 'without the trailing slash' : 'with one slash between its parts'
+  const said = methods.includes(method) ? `the route is ${method} ${meant}, ${how}` : `${meant}, ${how}, takes ${methods.join(', ')}`
+  return { said, issue: { path: 'path', message: `not a route: did you mean ${meant}?` } }
+}
+
 function methodNotAllowed(c: Context, methods: readonly string[]) {
   c.header('Allow', methods.join(', '))
   return c.json(errorBody(c, 'method_not_allowed', `${c.req.path} takes ${methods.join(', ')}, not ${c.req.method}`), 405)
@@ -254,6 +279,10 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
     // GET outside /v1/ is a person at a browser, opening the address `npm start` printed (the
     // commands and hooks ask only /v1/ paths, and say themselves what a 404 there means): told
     // where the routes are listed, rather than left with the bare 404.
+    if (methods.length === 0) {
+      const meant = slashMore(c.req.path, routes().fitting, c.req.method)
+      if (meant !== undefined) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}: ${meant.said}`, [meant.issue]), 404)
+    }
     if (methods.length === 0 || methods.includes(c.req.method)) {
       const browsing = (c.req.method === 'GET' || c.req.method === 'HEAD') && !c.req.path.startsWith('/v1/')
       // With auth, /docs and /openapi.json need the token too, which a browser does not send: said.

@@ -131,6 +131,33 @@ describe('a path asked with a method it does not take', () => {
   })
 })
 
+describe('a path the service has, asked with a slash more', () => {
+  it.each([
+    ['POST', '/v1/observations/', 'the route is POST /v1/observations, without the trailing slash', '/v1/observations'],
+    ['POST', '/v1/recommendations//', 'the route is POST /v1/recommendations, without the trailing slash', '/v1/recommendations'],
+    ['DELETE', '/v1/users/alice/', 'the route is DELETE /v1/users/alice, without the trailing slash', '/v1/users/alice'],
+    ['GET', '/healthz/', 'the route is GET /healthz, without the trailing slash', '/healthz'],
+    ['POST', '/v1//observations', 'the route is POST /v1/observations, with one slash between its parts', '/v1/observations'],
+    ['GET', '/v1/observations/', '/v1/observations, without the trailing slash, takes POST', '/v1/observations'],
+  ])('%s %s is 404, told the path it meant', async (method, path, said, meant) => {
+    const { app } = await createTestApp()
+    const answer = await app.request(path, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) })
+    expect(answer.status).toBe(404)
+    const { error } = (await answer.json()) as { error: { code: string; message: string; issues: unknown[] } }
+    expect(error).toMatchObject({ code: 'not_found', message: `no route ${method} ${path}: ${said}` })
+    expect(error.issues).toEqual([{ path: 'path', message: `not a route: did you mean ${meant}?` }])
+  })
+
+  it('is told nothing more where no route has its path without the slash', async () => {
+    const { app } = await createTestApp()
+    const answer = await app.request('/v1/nothing/', { method: 'POST' })
+    expect(((await answer.json()) as { error: { message: string; issues: unknown[] } }).error).toMatchObject({ message: 'no route POST /v1/nothing/', issues: [] })
+    // A key left empty is not the route of another key: POST /v1/decisions/accept is no route.
+    const empty = await app.request('/v1/decisions//accept', { method: 'POST' })
+    expect(((await empty.json()) as { error: { message: string; issues: unknown[] } }).error).toMatchObject({ message: 'no route POST /v1/decisions//accept', issues: [] })
+  })
+})
+
 describe('a bug that throws what is not an Error', () => {
   it('is answered 500 under the request’s id, and logged with its request line, as a bug that throws an Error', async () => {
     const lines: Array<Record<string, unknown>> = []
