@@ -208,6 +208,27 @@ describe('the real process (end to end)', () => {
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
   })
 
+  it('answers an Expect it does not meet with a JSON error too, and 100-continue with its interim answer', async () => {
+    service = await spawnService()
+    const body = JSON.stringify({ ...TIER, user_choice: 'Tier M', user: 'expecting' })
+    const head = (expectation: string) => `POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: ${expectation}\r\nConnection: close\r\n\r\n`
+    const exchange = async (expectation: string) => {
+      const socket = connect(service!.port, '127.0.0.1')
+      let received = ''
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')))
+      const closed = new Promise((resolve) => socket.once('close', resolve))
+      socket.write(head(expectation) + body)
+      await closed
+      return received
+    }
+    const refused = await exchange('200-ok')
+    const [refusedHead = '', refusedBody = ''] = refused.split('\r\n\r\n')
+    expect(refusedHead).toMatch(/^HTTP\/1\.1 417 Expectation Failed\r\n/)
+    expect(JSON.parse(refusedBody).error).toMatchObject({ code: 'expectation_failed', issues: [{ path: 'expect' }] })
+    expect((await fetch(`${service.url}/v1/users/expecting/export`).then((r) => r.text())).trim().split('\n')).toHaveLength(2)
+    expect(await exchange('100-continue')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 Created\r\n/)
+  })
+
   it('answers a request it cannot make a Request of (a backslash in the path, OPTIONS *, no Host) with a JSON error too', async () => {
     service = await spawnService()
     for (const [line, host] of [['GET /v1\\..\\healthz HTTP/1.1', true], ['OPTIONS * HTTP/1.1', true], ['GET /healthz HTTP/1.1', false]] as const) {

@@ -8,7 +8,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens, TokensFileError, type TokenTable } from '../config/load-tokens'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
-import { answerClientError, answerConnect, answerMissingHost, answerRequestError } from '../http/client-error'
+import { answerClientError, answerConnect, answerExpectation, answerMissingHost, answerRequestError } from '../http/client-error'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
@@ -390,11 +390,13 @@ export function serviceListener(options: {
 
 /**
  * A request Node's parser refuses gets a JSON error too, not a bare 400 (R-SVC-2); and so does a
- * CONNECT, which Node would otherwise answer by closing the connection.
+ * CONNECT, which Node would otherwise answer by closing the connection, and an Expect other than
+ * 100-continue, which Node answers with a bare 417.
  */
 export function answerWhatNodeRefuses(server: Server, logger: Logger): void {
   server.on('clientError', answerClientError(logger))
   server.on('connect', answerConnect(logger))
+  server.on('checkExpectation', answerExpectation(logger))
 }
 
 /**

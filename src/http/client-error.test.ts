@@ -4,7 +4,7 @@ import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
-import { answerClientError, answerConnect, answerMissingHost, answerRequestError } from './client-error'
+import { answerClientError, answerConnect, answerExpectation, answerMissingHost, answerRequestError } from './client-error'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -93,6 +93,30 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     const answer = parsed(await raw(port, 'POST /v1/observations HTTP/1.1\r\nHost: x\r\n'))
     expect(answer.statusLine).toBe('HTTP/1.1 408 Request Timeout')
     expect(answer.body).toEqual({ error: { code: 'request_timeout', message: 'the request did not arrive in time', issues: [], request_id: expect.stringMatching(UUID) } })
+  })
+
+  it('answers an Expect other than 100-continue with a JSON 417 naming the header, and serves the connection on', async () => {
+    const { port, server } = await serving()
+    const lines: Array<Record<string, unknown>> = []
+    server.on('checkExpectation', answerExpectation(pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })))
+    const refused = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'
+    const text = await raw(port, `${refused}GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+    const [first = '', second = ''] = text.split(/(?=HTTP\/1\.1 200)/)
+    const answer = parsed(first)
+    expect(answer.statusLine).toBe('HTTP/1.1 417 Expectation Failed')
+    expect(answer.headers).toContain('content-type: application/json')
+    expect(answer.body).toEqual({
+      error: {
+        code: 'expectation_failed',
+        message: 'the request expects "200-ok", which the service does not meet: send no Expect, or Expect: 100-continue',
+        issues: [{ path: 'expect', message: 'only 100-continue is met, not "200-ok"' }],
+        request_id: expect.stringMatching(UUID),
+      },
+    })
+    expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
+    // The body it sent is passed over, and the next request on the connection answered.
+    expect(second).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
+    expect(lines).toMatchObject([{ level: 40, event: 'expectation-failed', req_id: answer.body.error.request_id, status: 417 }])
   })
 
   it('leaves well-formed requests alone', async () => {

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import { RequestError } from '@hono/node-server'
-import { answerError, errorBodyFor } from './errors'
+import { answerError, errorBodyFor, quotedHeader } from './errors'
 import type { NodeListener } from './first-path'
 
 /** What Node's HTTP parser could not take, as the status and code answered (R-SVC-2). */
@@ -126,6 +126,24 @@ export function answerRequestError(logger: Logger) {
     }
     const { status, body } = answerError(logger, error instanceof Error ? error : new Error(String(error)), requestId)
     return Response.json(body, { status, headers })
+  }
+}
+
+/**
+ * The server's `checkExpectation` listener: a request whose `Expect` is not `100-continue`, the
+ * one expectation RFC 9110 defines (Node's own 100 Continue answers that one), is refused 417
+ * with a JSON error naming the header, where Node alone answers a bare 417 without a body; and
+ * logged as a warning. Its body is passed over by Node, and the connection serves on.
+ */
+export function answerExpectation(logger: Logger) {
+  return function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
+    const expectation = quotedHeader(req.headers.expect ?? '')
+    const message = `the request expects ${expectation}, which the service does not meet: send no Expect, or Expect: 100-continue`
+    const requestId = crypto.randomUUID()
+    logger.warn({ event: 'expectation-failed', req_id: requestId, status: 417 }, message)
+    const body = JSON.stringify(errorBodyFor(requestId, 'expectation_failed', message, [{ path: 'expect', message: `only 100-continue is met, not ${expectation}` }]))
+    res.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId })
+    res.end(body)
   }
 }
 

@@ -163,8 +163,15 @@ export interface RequestParts {
 /** The issue of a body sent in a type the route does not take, as answerError's 415 names it. */
 const CONTENT_TYPE_ISSUE: Issue = { path: 'content-type', message: 'must be application/json' }
 
-/** How much of a content type a refusal quotes. */
-const SHOWN_TYPE_LENGTH = 100
+/** How much of a header's value a refusal quotes. */
+const SHOWN_HEADER_LENGTH = 100
+
+/** A header's value as a refusal quotes it: its first 100 characters, as JSON, controls escaped. */
+export function quotedHeader(value: string): string {
+  const characters = [...value]
+  const cut = characters.length > SHOWN_HEADER_LENGTH ? `${characters.slice(0, SHOWN_HEADER_LENGTH).join('')}…` : value
+  return shownText(JSON.stringify(cut))
+}
 
 /**
  * The content type a request sent, as a refusal quotes it (`not "text/plain;charset=UTF-8"`),
@@ -174,8 +181,7 @@ const SHOWN_TYPE_LENGTH = 100
  */
 function sentType(type: string | undefined): { issue: Issue; said: string } {
   if (type === undefined) return { issue: { path: 'content-type', message: 'missing: must be application/json' }, said: ': the request has none' }
-  const cut = [...type].length > SHOWN_TYPE_LENGTH ? `${[...type].slice(0, SHOWN_TYPE_LENGTH).join('')}…` : type
-  const quoted = shownText(JSON.stringify(cut))
+  const quoted = quotedHeader(type)
   return { issue: { path: 'content-type', message: `must be application/json, not ${quoted}` }, said: `, not ${quoted}` }
 }
 
