@@ -86,6 +86,13 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer.body.error.code).toBe('headers_too_large')
   })
 
+  it('says of a 431 that the URL counts, as a long URL meets it with headers of a few bytes', async () => {
+    const { port } = await serving()
+    const answer = parsed(await raw(port, `GET /v1/users/${'a'.repeat(4096)}/preferences HTTP/1.1\r\nHost: x\r\n\r\n`))
+    expect(answer.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large')
+    expect(answer.body.error.message).toBe('the request line and headers are too large: a URL (its path and query) counts with the headers')
+  })
+
   it('answers a request that did not arrive in time with a 408', async () => {
     const { port, server } = await serving()
     // What Node's timeout check raises (requestTimeout, headersTimeout), raised at once: no test waits for it.

@@ -7,7 +7,7 @@ import type { NodeListener } from './first-path'
 
 /** What Node's HTTP parser could not take, as the status and code answered (R-SVC-2). */
 function statusOf(code: string | undefined): { status: number; code: string; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'headers_too_large', message: 'the request headers are too large' }
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'headers_too_large', message: 'the request line and headers are too large: a URL (its path and query) counts with the headers' }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'the request did not arrive in time' }
   return { status: 400, code: 'malformed_request', message: `the request is not well-formed HTTP (${code ?? 'unknown'})` }
 }
