@@ -86,6 +86,26 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer.body.error.code).toBe('headers_too_large')
   })
 
+  it('says a method in lower case is one in capitals, naming it, and a method HTTP does not know as such', async () => {
+    const { port } = await serving()
+    for (const [sent, message] of [
+      ['post', 'the method "post" is not one HTTP knows: methods are written in capitals, POST'],
+      ['Get', 'the method "Get" is not one HTTP knows: methods are written in capitals, GET'],
+      ['FETCH', 'the method "FETCH" is not one HTTP knows'],
+    ] as const) {
+      // After an empty line, which a server passes over before a request line (RFC 9112): the method is still found.
+      const answer = parsed(await raw(port, `\r\n${sent} /v1/sessions HTTP/1.1\r\nHost: x\r\n\r\n`))
+      expect(answer.statusLine, sent).toBe('HTTP/1.1 400 Bad Request')
+      expect(answer.body.error, sent).toMatchObject({ code: 'malformed_request', message, issues: [{ path: 'method', message: message.replace(/^the method /, '') }] })
+    }
+  })
+
+  it('names a method sent alone on its connection', async () => {
+    const { port } = await serving()
+    const answer = parsed(await raw(port, 'delete /v1/users/alice HTTP/1.1\r\nHost: x\r\n\r\n'))
+    expect(answer.body.error.message).toBe('the method "delete" is not one HTTP knows: methods are written in capitals, DELETE')
+  })
+
   it('says of a 431 that the URL counts, as a long URL meets it with headers of a few bytes', async () => {
     const { port } = await serving()
     const answer = parsed(await raw(port, `GET /v1/users/${'a'.repeat(4096)}/preferences HTTP/1.1\r\nHost: x\r\n\r\n`))

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import { RequestError } from '@hono/node-server'
@@ -31,12 +31,37 @@ export function answerClientError(logger: Logger) {
       socket.destroy()
       return
     }
-    const { status, code, message } = statusOf(error.code)
+    const { status, code, message: said } = statusOf(error.code)
+    const method = error.code === 'HPE_INVALID_METHOD' ? unknownMethod(error as ParserError) : undefined
+    const message = method?.message ?? said
     // An id, as every error has (README, HTTP API), that finds the warning in the log.
     const requestId = crypto.randomUUID()
     logger.warn({ event: 'client-error', req_id: requestId, code: error.code, status }, message)
-    endWith(socket, status, errorBodyFor(requestId, code, message), requestId)
+    endWith(socket, status, errorBodyFor(requestId, code, message, method === undefined ? [] : [method.issue]), requestId)
   }
+}
+
+/** What Node's parser adds to the error of the bytes it refused: the chunk, and where in it it stopped. */
+type ParserError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }
+
+/**
+ * The method of a request Node's parser refused for it, said: `curl -X post` (or Python's
+ * http.client given `post`) sends the method as typed, and HTTP's methods are case-sensitive,
+ * which `not well-formed HTTP (HPE_INVALID_METHOD)` left its client to work out. Read from the
+ * line the parser stopped in (the chunk may hold the empty lines a client sent before it).
+ */
+function unknownMethod(error: ParserError): { message: string; issue: { path: string; message: string } } | undefined {
+  const packet = error.rawPacket
+  if (packet === undefined) return undefined
+  const at = Math.min(error.bytesParsed ?? 0, packet.length)
+  // (lastIndexOf counts a negative offset from the end.)
+  const start = at === 0 ? 0 : packet.lastIndexOf(0x0a, at - 1) + 1
+  const name = /^[^\s]{1,32}/.exec(packet.subarray(start, start + 33).toString('latin1'))?.[0]
+  if (name === undefined) return undefined
+  const capitals = name.toUpperCase()
+  const known = capitals !== name && METHODS.includes(capitals) ? `: methods are written in capitals, ${capitals}` : ''
+  const quoted = `${quotedHeader(name)} is not one HTTP knows${known}`
+  return { message: `the method ${quoted}`, issue: { path: 'method', message: quoted } }
 }
 
 /**
