@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { ALICE, OPS, testTokens } from '../../test/support/tokens'
 
 const OBS = { question: 'Which tier?', user_choice: 'Tier S', all_options: ['Tier S', 'Tier M'] }
 const REC = { question: 'Which tier?', all_options: ['Tier S', 'Tier M'] }
@@ -43,6 +44,15 @@ describe('a JSON body whose content type is written as RFC 9110 allows', () => {
     const started = await app.request('/v1/sessions', { method: 'POST', headers: { 'content-type': 'application/json ; charset=utf-8' }, body: '{"user":"bob","session_id":"s-1"}' })
     expect(started.status).toBe(201)
     expect(await started.json()).toMatchObject({ user: 'bob', session_id: 's-1' })
+  })
+
+  it('has its user checked against the token as in application/json, with auth on', async () => {
+    const { app, call } = await createTestApp({ auth: testTokens })
+    const send = (user: string) =>
+      app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json ; charset=utf-8', authorization: `Bearer ${ALICE}` }, body: JSON.stringify({ ...OBS, user }) })
+    expect((await send('bob')).status).toBe(403)
+    expect((await call('GET', '/v1/users/bob/preferences', undefined, { authorization: `Bearer ${OPS}` })).body.points).toEqual([])
+    expect((await send('alice')).status).toBe(201)
   })
 
   it('is judged with the other parts of the request, its fields named, not its content type', async () => {
