@@ -106,6 +106,14 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer.body.error.message).toBe('the method "delete" is not one HTTP knows: methods are written in capitals, DELETE')
   })
 
+  it('says what the parser found wrong, in its words, beside its code', async () => {
+    const { port } = await serving()
+    const twice = parsed(await raw(port, 'POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}'))
+    expect(twice.body.error.message).toBe('the request is not well-formed HTTP (HPE_UNEXPECTED_CONTENT_LENGTH: Duplicate Content-Length)')
+    const both = parsed(await raw(port, 'POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n'))
+    expect(both.body.error.message).toBe("the request is not well-formed HTTP (HPE_INVALID_TRANSFER_ENCODING: Transfer-Encoding can't be present with Content-Length)")
+  })
+
   it('says of a 431 that the URL counts, as a long URL meets it with headers of a few bytes', async () => {
     const { port } = await serving()
     const answer = parsed(await raw(port, `GET /v1/users/${'a'.repeat(4096)}/preferences HTTP/1.1\r\nHost: x\r\n\r\n`))

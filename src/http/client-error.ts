@@ -5,11 +5,16 @@ import { RequestError } from '@hono/node-server'
 import { answerError, errorBodyFor, quotedHeader } from './errors'
 import type { NodeListener } from './first-path'
 
-/** What Node's HTTP parser could not take, as the status and code answered (R-SVC-2). */
-function statusOf(code: string | undefined): { status: number; code: string; message: string } {
+/**
+ * What Node's HTTP parser could not take, as the status and code answered (R-SVC-2), with the
+ * parser's own words for it beside its code (`Duplicate Content-Length`): the code alone
+ * (`HPE_UNEXPECTED_CONTENT_LENGTH`) left a client to look it up.
+ */
+function statusOf(code: string | undefined, reason: unknown): { status: number; code: string; message: string } {
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'headers_too_large', message: 'the request line and headers are too large: a URL (its path and query) counts with the headers' }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'the request did not arrive in time' }
-  return { status: 400, code: 'malformed_request', message: `the request is not well-formed HTTP (${code ?? 'unknown'})` }
+  const words = typeof reason === 'string' && reason !== '' ? `: ${reason}` : ''
+  return { status: 400, code: 'malformed_request', message: `the request is not well-formed HTTP (${code ?? 'unknown'}${words})` }
 }
 
 /**
@@ -31,7 +36,7 @@ export function answerClientError(logger: Logger) {
       socket.destroy()
       return
     }
-    const { status, code, message: said } = statusOf(error.code)
+    const { status, code, message: said } = statusOf(error.code, (error as ParserError).reason)
     const method = error.code === 'HPE_INVALID_METHOD' ? unknownMethod(error as ParserError) : undefined
     const message = method?.message ?? said
     // An id, as every error has (README, HTTP API), that finds the warning in the log.
@@ -42,7 +47,7 @@ export function answerClientError(logger: Logger) {
 }
 
 /** What Node's parser adds to the error of the bytes it refused: the chunk, and where in it it stopped. */
-type ParserError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }
+type ParserError = NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number; reason?: unknown }
 
 /**
  * The method of a request Node's parser refused for it, said: `curl -X post` (or Python's
