@@ -374,7 +374,8 @@ export function createErrorHandler(logger: Logger) {
     const marked = c.get(WRITES as never) as boolean | undefined
     const writes = typeof marked === 'boolean' ? marked : !READ_METHODS.has(c.req.method)
     const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined, writes)
-    if (status === 415) {
+    // @hono/zod-openapi's refusal of the body's type, which answerError says without the request.
+    if (status === 415 && cause instanceof HTTPException) {
       const { issue, said } = sentType(c.req.header('content-type'))
       body.error.message = `${body.error.message}${said}`
       body.error.issues = [issue]
