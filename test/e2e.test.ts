@@ -229,6 +229,24 @@ describe('the real process (end to end)', () => {
     expect(await exchange('100-continue')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 Created\r\n/)
   })
 
+  it('refuses a body declared over 256 KB after Expect: 100-continue before it is sent, and closes the connection', async () => {
+    service = await spawnService()
+    const socket = connect(service.port, '127.0.0.1')
+    let received = ''
+    const answered = new Promise<void>((resolve) => socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8')
+      if (received.includes('body_too_large')) resolve()
+    }))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    // The headers alone: the client waits for 100 Continue before its 300 KB, as curl does.
+    socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 300000\r\nExpect: 100-continue\r\n\r\n')
+    await answered
+    expect(received).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/)
+    expect(received.toLowerCase()).toContain('connection: close')
+    await closed
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+  })
+
   it('answers a request it cannot make a Request of (a backslash in the path, OPTIONS *, no Host) with a JSON error too', async () => {
     service = await spawnService()
     for (const [line, host] of [['GET /v1\\..\\healthz HTTP/1.1', true], ['OPTIONS * HTTP/1.1', true], ['GET /healthz HTTP/1.1', false]] as const) {

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerOptions } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createSocketServer } from 'node:net'
 import { getRequestListener, serve as serveHttp } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
@@ -12,6 +12,7 @@ import { answerClientError, answerConnect, answerExpectation, answerMissingHost,
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
+import { LIMITS } from '../domain/limits'
 import type { TierPolicy } from '../memory/level-store'
 import { markServedBy, openStores, StoreOpenError, storeFolderExposure } from '../open-store'
 import { randomHex } from '../random-hex'
@@ -355,7 +356,21 @@ export function serverOptions(options: ServerOptions = {}): ServerOptions {
 export function serviceServer(listener: NodeListener, options: ServerOptions = {}): Server {
   const server = createServer(serverOptions(options), listener)
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  // `Expect: 100-continue` (curl's before a large body): Node answered 100 Continue to every one,
+  // and a body declared over the limit was sent whole, then refused (413) unread. Refused now
+  // before it is sent, by the app as ever (limitBody, from its Content-Length); Node then closes
+  // the connection, whose client may have sent the body anyway.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!declaredTooLarge(req)) res.writeContinue()
+    listener(req, res)
+  })
   return server
+}
+
+/** Whether the app refuses the request's body from its declared length alone (app.ts's limitBody). */
+function declaredTooLarge(req: IncomingMessage): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.headers['transfer-encoding'] !== undefined) return false
+  return Number(req.headers['content-length']) > LIMITS.bodyBytes
 }
 
 /**
