@@ -29,7 +29,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 /**
  * Whether Content-Type, Authorization or Host was sent more than once, in one pass over the raw
  * headers. Node keeps the first of a repeated one, where @hono/node-server joins them, and the app
- * refuses the joined value (without auth, a Host `127.0.0.1:7420, attacker.example` is no name of
+ * judges the joined value (without auth, a Host `127.0.0.1:7420, attacker.example` is no name of
  * this machine: 403, where the path took Node's first and answered): such a request is the app's.
  */
 function repeatedTypeTokenOrHost(req: IncomingMessage): boolean {
