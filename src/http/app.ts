@@ -11,7 +11,7 @@ import { mountDocs } from './docs'
 import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
-import { jsonTypeOf } from './json-type'
+import { judgedType, SENT_TYPE } from './json-type'
 import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
@@ -68,10 +68,14 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
   const type = c.req.header('content-type') ?? ''
   if (!/^application\/([a-z.-]+\+)?json/i.test(type)) return next()
   // `application/json ; charset=utf-8` is JSON (RFC 9110), which @hono/zod-openapi refused (415):
-  // judged by its media type alone (json-type.ts). The plain type, most requests', is not tested.
+  // judged by its media type alone, and a type given twice by each (json-type.ts). The plain type,
+  // most requests', is not tested.
   if (type !== 'application/json') {
-    const judged = jsonTypeOf(type)
-    if (judged !== undefined && judged !== type) c.req.raw.headers.set('content-type', judged)
+    const judged = judgedType(type)
+    if (judged !== type) {
+      c.set(SENT_TYPE as never, type as never)
+      c.req.raw.headers.set('content-type', judged)
+    }
   }
   const bytes = await c.req.arrayBuffer()
   let text: string

@@ -80,6 +80,9 @@ describe('a body sent in another content type, or in none', () => {
     ['application/x-www-form-urlencoded', 'curl -d, urllib.request'],
     ['multipart/form-data; boundary=x', 'a FormData'],
     ['application/json, text/plain', 'the header given twice, joined, once not JSON'],
+    ['application/json; charset=utf-8, text/plain', 'given twice, the first with a parameter, the second not JSON'],
+    ['application/json;charset=utf-8, text/plain, application/json', 'given three times, once not JSON'],
+    ['application/json; charset=utf-8,', 'given twice, once empty'],
   ])('is refused 415 naming the type sent, %j (%s)', async (type) => {
     const { app, call } = await createTestApp()
     const refused = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify({ ...OBS, user: 'alice' }) })
@@ -89,6 +92,21 @@ describe('a body sent in another content type, or in none', () => {
     expect(error.message).toBe(`send the body as JSON, with the header content-type: application/json, not ${JSON.stringify(type)}`)
     expect(error.issues).toEqual([{ path: 'content-type', message: `must be application/json, not ${JSON.stringify(type)}` }])
     expect((await call('GET', '/v1/users/alice/preferences')).body.points).toEqual([])
+  })
+
+  it('is refused 415 given twice, once not JSON, among the faults of the other parts of the request too', async () => {
+    const { app } = await createTestApp()
+    const type = 'application/json; charset=utf-8, text/plain'
+    const refused = await app.request('/v1/decisions/-x/accept', { method: 'POST', headers: { 'content-type': type }, body: '{"reason":"r"}' })
+    expect(refused.status).toBe(400)
+    const { error } = (await refused.json()) as ErrorAnswer
+    expect(error.issues[1]).toEqual({ path: 'content-type', message: `must be application/json, not ${JSON.stringify(type)}` })
+  })
+
+  it('is taken where a comma is within a quoted parameter, no second type', async () => {
+    const { app } = await createTestApp()
+    const stored = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json; profile="a,b"' }, body: JSON.stringify(OBS) })
+    expect(stored.status).toBe(201)
   })
 
   it('is refused 415 saying the header is missing, when there is none', async () => {

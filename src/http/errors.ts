@@ -6,7 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
 import { whereJsonBreaks } from '../config/json-scan'
 import { shownText } from '../domain/shown-text'
-import { JSON_REQUEST } from './json-type'
+import { JSON_REQUEST, SENT_TYPE } from './json-type'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
 
 export { fieldsOf }
@@ -177,9 +177,11 @@ export function quotedHeader(value: string): string {
  * The content type a request sent, as a refusal quotes it (`not "text/plain;charset=UTF-8"`),
  * or that it sent none: `must be application/json` alone left a client that sent fetch's
  * default for a string body, or curl -d's form, to guess what it had sent, and one that sent
- * `application/json` twice (joined, `application/json, application/json`) told what it had.
+ * the header twice (joined, `application/json, text/plain`) told what it had.
  */
-function sentType(type: string | undefined): { issue: Issue; said: string } {
+function sentType(c: Context): { issue: Issue; said: string } {
+  // As sent, not as utf8Body (app.ts) handed it to the route: a type given twice, once not JSON.
+  const type = (c.get(SENT_TYPE as never) as string | undefined) ?? c.req.header('content-type')
   if (type === undefined) return { issue: { path: 'content-type', message: 'missing: must be application/json' }, said: ': the request has none' }
   const quoted = quotedHeader(type)
   return { issue: { path: 'content-type', message: `must be application/json, not ${quoted}` }, said: `, not ${quoted}` }
@@ -196,9 +198,9 @@ function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly un
  */
 async function bodyIssues(c: Context, body: NonNullable<RequestParts['body']>): Promise<Issue[]> {
   const type = c.req.header('content-type')
-  if (type !== undefined && !JSON_REQUEST.test(type)) return [sentType(type).issue]
+  if (type !== undefined && !JSON_REQUEST.test(type)) return [sentType(c).issue]
   if (type === undefined) {
-    if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0) return [sentType(undefined).issue]
+    if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0) return [sentType(c).issue]
     return body.required ? issuesOfParse(await body.schema.safeParseAsync({}), {}) : []
   }
   let value: unknown
@@ -376,7 +378,7 @@ export function createErrorHandler(logger: Logger) {
     const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined, writes)
     // @hono/zod-openapi's refusal of the body's type, which answerError says without the request.
     if (status === 415 && cause instanceof HTTPException) {
-      const { issue, said } = sentType(c.req.header('content-type'))
+      const { issue, said } = sentType(c)
       body.error.message = `${body.error.message}${said}`
       body.error.issues = [issue]
     }

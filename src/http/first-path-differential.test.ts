@@ -157,6 +157,8 @@ const cases: Case[] = [
   { name: 'Content-Type with spaces around its parameter', first: false, pieces: one(request(['Content-Type: application/json ;  charset=utf-8', `Content-Length: ${BODY.length}`])) },
   { name: 'Content-Type with a ; and no parameter after it', first: false, pieces: one(request(['Content-Type: application/json;', `Content-Length: ${BODY.length}`])) },
   { name: 'Content-Type sent twice', first: false, pieces: one(request(['Content-Type: application/json', 'content-type: application/json', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type sent twice, the second not JSON (415)', first: false, pieces: one(request(['Content-Type: application/json; charset=utf-8', 'content-type: text/plain', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type of two types in one line, the second not JSON (415)', first: false, pieces: one(request(['Content-Type: application/json; charset=utf-8, text/plain', `Content-Length: ${BODY.length}`])) },
   { name: 'header names in any case', first: true, pieces: one(request(['CONTENT-TYPE: application/json', `content-length: ${BODY.length}`])) },
   { name: 'Content-Length with a leading zero', first: true, pieces: one(request(['Content-Type: application/json', `Content-Length: 0${BODY.length}`])) },
   { name: 'Content-Length sent twice (400)', first: false, logged: 0, pieces: one(request(['Content-Type: application/json', `Content-Length: ${BODY.length}`, `Content-Length: ${BODY.length}`])) },
