@@ -183,6 +183,8 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
   named: (path: string) => readonly string[] | undefined
   /** The methods of any route the path fits, a parameter's too (only for requests no route took). */
   fitting: (path: string) => string[]
+  /** Whether the path fits a route's with a parameter left empty (`/v1/users//export`; only for requests no route took). */
+  leftEmpty: (path: string) => boolean
 } {
   const byPath = new Map<string, Set<string>>()
   for (const { method, path } of routes) {
@@ -194,13 +196,14 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
   }
   const sorted = (methods: Iterable<string>) => [...new Set(methods)].sort()
   const named = new Map([...byPath].filter(([path]) => !path.includes(':')).map(([path, methods]) => [path, sorted(methods)]))
-  const patterns = [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
-    methods,
-  }))
+  const pattern = (path: string, parameter: string) =>
+    new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? parameter : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`)
+  const patterns = [...byPath].map(([path, methods]) => ({ pattern: pattern(path, '[^/]+'), methods }))
+  const emptied = [...byPath.keys()].filter((path) => path.includes(':')).map((path) => pattern(path, '[^/]*'))
   return {
     named: (path) => named.get(path),
     fitting: (path) => named.get(path) ?? sorted(patterns.filter((p) => p.pattern.test(path)).flatMap((p) => [...p.methods])),
+    leftEmpty: (path) => emptied.some((p) => p.test(path)),
   }
 }
 
@@ -212,18 +215,21 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
  */
 function slashMore(
   path: string,
-  fitting: (path: string) => string[],
+  table: ReturnType<typeof routeMethods>,
   method: string,
 ): { said: string; issue: { path: string; message: string } } | undefined {
   if (!path.includes('//') && (path.length === 1 || !path.endsWith('/'))) return undefined
   const single = path.replace(/\/{2,}/g, '/')
   const meant = single.length > 1 ? single.replace(/\/$/, '') : single
-  const methods = fitting(meant)
+  const methods = table.fitting(meant)
   if (meant === path || methods.length === 0) return undefined
-  const trailing = path.replace(/\/+$/, '') === meant
+  const unended = path.replace(/\/+$/, '')
+  const trailing = unended === meant
   // A doubled slash may be a parameter left empty (`/v1/decisions//accept`), whose path without it
-  // is another route's (`GET /v1/decisions/{key}`): said only where that route takes the method.
-  if (!trailing && !methods.includes(method)) return undefined
+  // is another route's, the next part taken for the parameter (`GET /v1/decisions/{key}`;
+  // `DELETE /v1/users//export` is no `DELETE /v1/users/export`, which forgets a user "export"):
+  // said only where that route takes the method, and the path is no route's with one left empty.
+  if (!trailing && (!methods.includes(method) || table.leftEmpty(unended))) return undefined
   const how = trailing ? 'without the trailing slash' : 'with one slash between its parts'
   const said = methods.includes(method) ? `the route is ${method} ${meant}, ${how}` : `${meant}, ${how}, takes ${methods.join(', ')}`
   return { said, issue: { path: 'path', message: `not a route: did you mean ${meant}?` } }
@@ -284,7 +290,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
     // commands and hooks ask only /v1/ paths, and say themselves what a 404 there means): told
     // where the routes are listed, rather than left with the bare 404.
     if (methods.length === 0) {
-      const meant = slashMore(c.req.path, routes().fitting, c.req.method)
+      const meant = slashMore(c.req.path, routes(), c.req.method)
       if (meant !== undefined) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}: ${meant.said}`, [meant.issue]), 404)
     }
     if (methods.length === 0 || methods.includes(c.req.method)) {

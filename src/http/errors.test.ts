@@ -156,6 +156,19 @@ describe('a path the service has, asked with a slash more', () => {
     const empty = await app.request('/v1/decisions//accept', { method: 'POST' })
     expect(((await empty.json()) as { error: { message: string; issues: unknown[] } }).error).toMatchObject({ message: 'no route POST /v1/decisions//accept', issues: [] })
   })
+
+  // A parameter left empty, where the path without the slash would take the next part for it:
+  // DELETE /v1/users/export forgets a user named "export".
+  it.each([
+    ['DELETE', '/v1/users//export'],
+    ['DELETE', '/v1/users//preferences/'],
+    ['GET', '/v1/decisions//why'],
+  ])('%s %s, a parameter left empty, is not told a route that takes the next part for it', async (method, path) => {
+    const { app } = await createTestApp()
+    const answer = await app.request(path, { method })
+    expect(answer.status).toBe(404)
+    expect(((await answer.json()) as { error: { message: string; issues: unknown[] } }).error).toMatchObject({ message: `no route ${method} ${path}`, issues: [] })
+  })
 })
 
 describe('a bug that throws what is not an Error', () => {
