@@ -154,6 +154,17 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(lines).toMatchObject([{ level: 40, event: 'expectation-failed', req_id: answer.body.error.request_id, status: 417 }])
   })
 
+  it('answers a 417 under the X-Request-Id the request sent, as the app answers it', async () => {
+    const { port, server } = await serving()
+    const lines: Array<Record<string, unknown>> = []
+    server.on('checkExpectation', answerExpectation(pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })))
+    const answer = parsed(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nX-Request-Id: trace-417\r\nConnection: close\r\n\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 417 Expectation Failed')
+    expect(answer.body.error.request_id).toBe('trace-417')
+    expect(answer.headers).toContain('x-request-id: trace-417')
+    expect(lines).toMatchObject([{ event: 'expectation-failed', req_id: 'trace-417' }])
+  })
+
   it('leaves well-formed requests alone', async () => {
     const { port, lines } = await serving()
     expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)

@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import { RequestError } from '@hono/node-server'
 import { answerError, errorBodyFor, quotedHeader } from './errors'
 import type { NodeListener } from './first-path'
+import { REQUEST_ID_HEADER, requestIdFor } from './request-log'
 
 /**
  * What Node's HTTP parser could not take, as the status and code answered (R-SVC-2), with the
@@ -169,7 +170,8 @@ export function answerExpectation(logger: Logger) {
   return function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
     const expectation = quotedHeader(req.headers.expect ?? '')
     const message = `the request expects ${expectation}, which the service does not meet: send no Expect, or Expect: 100-continue`
-    const requestId = crypto.randomUUID()
+    // Its headers are read: under the caller's own id, as the app answers and logs a request.
+    const requestId = requestIdFor(req.headers[REQUEST_ID_HEADER.toLowerCase()] as string | undefined)
     logger.warn({ event: 'expectation-failed', req_id: requestId, status: 417 }, message)
     const body = JSON.stringify(errorBodyFor(requestId, 'expectation_failed', message, [{ path: 'expect', message: `only 100-continue is met, not ${expectation}` }]))
     res.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId })
