@@ -83,6 +83,7 @@ describe('a body sent in another content type, or in none', () => {
     ['application/json; charset=utf-8, text/plain', 'given twice, the first with a parameter, the second not JSON'],
     ['application/json;charset=utf-8, text/plain, application/json', 'given three times, once not JSON'],
     ['application/json; charset=utf-8,', 'given twice, once empty'],
+    ['application/json; profile="a, text/plain', 'given twice, the first with a quote left open'],
   ])('is refused 415 naming the type sent, %j (%s)', async (type) => {
     const { app, call } = await createTestApp()
     const refused = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify({ ...OBS, user: 'alice' }) })

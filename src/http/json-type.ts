@@ -15,7 +15,8 @@ export const SENT_TYPE = 'sentContentType'
 
 /**
  * The types of a Content-Type given more than once, which @hono/node-server joins with `, `: split
- * at each comma outside a quoted parameter value, as no media type holds one (RFC 9110's `token`).
+ * at each comma outside a quoted parameter value, as no media type holds one (RFC 9110's `token`),
+ * or at each comma where a quote is left open.
  */
 function typesOf(type: string): string[] {
   if (!type.includes(',')) return [type]
@@ -32,7 +33,8 @@ function typesOf(type: string): string[] {
     }
   }
   types.push(type.slice(start))
-  return types
+  // A quote left open holds no value: a first type cut short (`a="x`) hid the second in it.
+  return quoted ? type.split(',') : types
 }
 
 /**
