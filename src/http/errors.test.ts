@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { Hono } from 'hono'
 import pino from 'pino'
 import { createTestApp } from '../../test/support/test-app'
 import { claudeCodeFixture } from '../../test/support/fixtures'
+import { InputError } from '../domain/errors'
+import { createErrorHandler } from './errors'
 
 describe('a field of the wrong type is named once, by its type (R-SVC-2)', () => {
   it('a string sent for an array gets no length limit of a string that no field has', async () => {
@@ -225,5 +228,19 @@ describe('a length limit is said as what the field takes and what was sent (R-SV
       expect([path, field, answer.status, answer.body.error?.issues]).toEqual([path, field, 400, [{ path: field, message }]])
     }
     expect((await call('GET', '/v1/users/u/preferences')).body.points).toEqual([])
+  })
+})
+
+describe('a 415 of the service’s own (an InputError)', () => {
+  it('keeps its message and issues: only @hono/zod-openapi’s refusal of the type has the type sent added', async () => {
+    const app = new Hono()
+    app.onError(createErrorHandler(pino({ level: 'silent' })))
+    const issues = [{ path: 'content-encoding', message: 'unsupported content-encoding: br' }]
+    app.post('/x', () => {
+      throw new InputError('unsupported_media_type', 'send it uncompressed', { status: 415, issues })
+    })
+    const answer = await app.request('/x', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })
+    expect(answer.status).toBe(415)
+    expect(((await answer.json()) as { error: unknown }).error).toMatchObject({ code: 'unsupported_media_type', message: 'send it uncompressed', issues })
   })
 })
