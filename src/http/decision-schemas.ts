@@ -152,6 +152,16 @@ const SeedNameFields = {
   rationale: DecisionInputSchema.shape.rationale.optional().openapi({ description: 'Why. Required, or `reasoning`, as AXME Code names it.' }),
 }
 
+/**
+ * A field given, and not null, for a rule of the document that wants it (one of two fields, or the
+ * field another needs): the routes read a null optional field as one left out (nullsLeftOut), so
+ * JSON Schema's `required`, which a null meets, is not enough.
+ */
+const given = (name: string, type: string | string[]) => ({ required: [name], properties: { [name]: { type } } })
+
+/** A field left out, or null, as a branch of the document's rules: what needs nothing. */
+const leftOut = (name: string) => ({ properties: { [name]: { type: 'null' } } })
+
 /** Route schemas of decisions (R-CON-1a): the domain's zod schemas, registered for the OpenAPI document. */
 export const DecisionInput = DecisionInputSchema.extend({ ...readOnlyFieldsOf(DecisionSchema.shape, DecisionInputSchema.shape), ...SeedNameFields })
   // Checked however the rest of the body fared, so that `rationale` is named with the others missing.
@@ -177,7 +187,8 @@ export const DecisionInput = DecisionInputSchema.extend({ ...readOnlyFieldsOf(De
   })
   .openapi('DecisionInput', {
     // `rationale` or its seed name, as JSON Schema says it (see DecisionCheck's allOf).
-    allOf: [{ anyOf: [{ required: ['rationale'], properties: { rationale: {} } }, { required: ['reasoning'], properties: { reasoning: {} } }] }],
+    // JSON Schema 2020-12 (a type `null`, a list of types), which OpenAPI 3.1 takes; the metadata's type knows OpenAPI 3.0's alone.
+    ...({ allOf: [{ anyOf: [given('rationale', 'string'), given('reasoning', 'string')] }] } as object),
     description:
       "A decision record. `id` and `reasoning`, the names AXME Code's decision records give `key` and `rationale`, are taken for them: " +
       'one name or the other, and both given they must say the same (else a 400 naming the AXME name, `id: differs from key: give one of the two`, ' +
@@ -351,9 +362,17 @@ export const CheckBody = z
     // Inside an allOf, each branch naming its field: openapi-typescript makes an anyOf beside the
     // fields a union with them, and a branch of `required` alone `unknown`, so the body's type was
     // `unknown` (any value typechecked); so it is the fields & ({action} | {choice}).
-    allOf: [{ anyOf: [{ required: ['action'], properties: { action: {} } }, { required: ['choice'], properties: { choice: {} } }] }],
+    // What needs the choice (and `all_options` its point too) is left out, null, or has it: a
+    // `dependentRequired` was met by a null choice, and not left out by a null `all_options`.
     // JSON Schema 2020-12, which OpenAPI 3.1 takes; the metadata's type knows OpenAPI 3.0's keywords alone.
-    ...({ dependentRequired: { all_options: ['choice', 'point'], multi_select: ['choice'], multiSelect: ['choice'] } } as object),
+    ...({
+      allOf: [
+        { anyOf: [given('action', 'string'), given('choice', ['string', 'array'])] },
+        { anyOf: [leftOut('all_options'), { required: ['choice', 'point'], properties: { choice: { type: ['string', 'array'] }, point: { type: 'string' } } }] },
+        { anyOf: [leftOut('multi_select'), given('choice', ['string', 'array'])] },
+        { anyOf: [leftOut('multiSelect'), given('choice', ['string', 'array'])] },
+      ],
+    } as object),
     description:
       'An `action`, a `choice` or both. A `choice` is checked at its `point`, and may come with the `all_options` it was made among (which need the `point`); ' +
       'with no `point`, at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +

@@ -386,15 +386,13 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     const key = 'letters, digits, ".", "_" and "-", starting with a letter or digit'
     const range = 'a number from -9007199254740991 to 9007199254740991 (2^53 - 1)'
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ date: null }, 'date', `${form}, not null: leave date out for today`],
+      // A null date, key or limit value is one left out (null-fields.test.ts).
       [{ date: 20260101 }, 'date', `${form}, not a number`],
       [{ date: true }, 'date', `${form}, not a boolean`],
       [{ date: ['2026-01-01'] }, 'date', `${form}, not an array`],
       [{ date: { day: '2026-01-01' } }, 'date', `${form}, not an object`],
-      [{ key: null }, 'key', `${key}, not null`],
       [{ key: 7 }, 'key', `${key}, not a number`],
       [{ supersedes: 1 }, 'supersedes', `${key}, not a number`],
-      [{ constraints: [{ kind: 'limit', value: null }] }, 'constraints.0.value', `${range}, not null`],
       [{ constraints: [{ kind: 'limit', value: '5' }] }, 'constraints.0.value', `${range}, not a string`],
       [{ scope: { path: 7 } }, 'scope.path', 'a path prefix such as src/billing, not a number'],
     ]
@@ -528,7 +526,6 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ enforce: 'must' }, 'enforce', 'one of "required", "advisory", not "must"'],
       [{ enforce: 5 }, 'enforce', 'one of "required", "advisory", not a number'],
-      [{ enforce: null }, 'enforce', 'one of "required", "advisory", not null'],
       [{ status: 'superseded' }, 'status', 'one of "proposed", "accepted", not "superseded"'],
       [{ constraints: [{ kind: 'should', option: 'pg' }] }, 'constraints.0.kind', 'one of "must", "must_not", "prefer", "limit", not "should"'],
       [{ constraints: [{ kind: ['must'], option: 'pg' }] }, 'constraints.0.kind', 'one of "must", "must_not", "prefer", "limit", not an array'],
@@ -851,13 +848,16 @@ describe("the decision record of seed 000, sent as its author wrote it (id, reas
     const { call } = await createTestApp()
     const input = (await call('GET', '/openapi.json')).body.components.schemas.DecisionInput
     for (const [alias, name] of [['id', 'key'], ['reasoning', 'rationale']] as const) {
-      expect(input.properties[alias], alias).toMatchObject({ deprecated: true, type: 'string' })
+      // Null taken, as left out, as of every optional field of a body.
+      expect(input.properties[alias], alias).toMatchObject({ deprecated: true, type: ['string', 'null'] })
       expect(input.properties[alias].description, alias).toContain(`\`${name}\``)
       expect(input.properties[alias].description, alias).toContain('AXME Code')
       expect(input.properties[alias], alias).not.toHaveProperty('readOnly')
     }
     expect(input.required).toEqual(['title', 'decision'])
-    expect(input.allOf).toEqual([{ anyOf: [{ required: ['rationale'], properties: { rationale: {} } }, { required: ['reasoning'], properties: { reasoning: {} } }] }])
+    // Given and not null: a null reasoning is one left out.
+    expect(input.allOf).toEqual([{ anyOf: [{ required: ['rationale'], properties: { rationale: { type: 'string' } } }, { required: ['reasoning'], properties: { reasoning: { type: 'string' } } }] }])
+    expect(input.properties.rationale.type, 'rationale, required but for reasoning, refuses null').toBe('string')
   })
 })
 
@@ -3288,7 +3288,7 @@ describe('the OpenAPI document', () => {
     const { call } = await createTestApp()
     const { schemas } = (await call('GET', '/openapi.json')).body.components
     const options = schemas.DecisionCheck.properties.all_options
-    expect(options).toMatchObject({ type: 'array', minItems: 1, maxItems: LIMITS.options })
+    expect(options).toMatchObject({ type: ['array', 'null'], minItems: 1, maxItems: LIMITS.options })
     expect(options.items).toEqual(schemas.RecommendationRequest.properties.all_options.items)
     expect(options.description).toContain('as the recommendation reads them')
     expect(schemas.DecisionCheck.required ?? []).not.toContain('all_options')
@@ -3309,7 +3309,7 @@ describe('the OpenAPI document', () => {
     expect(why.properties.as_of.description).toContain('older version')
     expect(doc.components.schemas.PointWhy.properties.decisions.items.properties.as_of).toBeUndefined()
     const check = doc.components.schemas.DecisionCheck.properties.as_of
-    expect(check).toMatchObject({ type: 'string', format: 'date-time' })
+    expect(check).toMatchObject({ type: ['string', 'null'], format: 'date-time' })
     expect(check.description).toContain('counts no pulse')
   })
 })

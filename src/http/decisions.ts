@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi'
+import { createRoute, type z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import {
@@ -25,9 +25,18 @@ import {
 import { authorizeUsers, forEveryUser } from './auth'
 import { ErrorSchema, markWrites, markWritesNothing } from './errors'
 import { refuseOtherQueryUser } from './query-user'
+import { nullsLeftOut } from './nulls-left-out'
 import { createRouter } from './router'
 
 const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
+
+/**
+ * A body's schema, its optional fields taking null as left out, at any depth (a scope's, a
+ * constraint's, evidence's): the MCP tool check_decision reads CheckBody itself, and drops nulls itself.
+ * `kept`: the fields that refuse null still; a decision's `rationale`, required unless `reasoning`
+ * gives it, is told `text, not null`, as a required field is, not that it is missing.
+ */
+const body = <T extends z.ZodType>(schema: T, kept: readonly string[] = []) => json(nullsLeftOut(schema, kept))
 const invalid = { description: 'Invalid request', ...json(ErrorSchema) }
 const missing = { description: 'No such decision', ...json(ErrorSchema) }
 const missingThen = { description: 'No such decision (with `as_of`: none proposed by then)', ...json(ErrorSchema) }
@@ -47,7 +56,7 @@ const propose = createRoute({
     '`limit`). `status: "accepted"` accepts it at once; `supersedes` replaces that decision once accepted. ' +
     "A record under the names AXME Code gives its fields (`id`, `reasoning`) is taken: its `id` as `key`, its `reasoning` as `rationale`, " +
     '`supersedes: null` as no link; proposed, as any, unless `status: "accepted"` is sent.',
-  request: { body: { required: true, ...json(DecisionInput) } },
+  request: { body: { required: true, ...body(DecisionInput, ['rationale']) } },
   responses: {
     201: { description: 'Created, with its events', ...json(DecisionSchema) },
     400: invalid,
@@ -113,7 +122,7 @@ const check = createRoute({
     'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse. ' +
     "With a `user`, a one-label `choice` at a point neither `multi_select` nor the policy says is read as that user's latest own choice there was asked, " +
     'as capture stores it (after a multi-select one, `Lint, E2E tests` is both options), as of `as_of` for an audit; with auth on, the token must act for that user (else 403).',
-  request: { body: { required: true, ...json(CheckBody) } },
+  request: { body: { required: true, ...body(CheckBody) } },
   responses: {
     200: { description: 'The verdict', ...json(VerdictSchema) },
     400: invalid,
@@ -135,7 +144,7 @@ const importRecords = createRoute({
     'status and is listed in `missing`; a folder whose records are all gone is sent with none, naming itself in `folder`. ' +
     'A record whose file gave it another key before carries the decision stored under that key over (`rekeyed`, and `warnings`). ' +
     'With `dry_run: true`, nothing is stored, and the report says what the import would do.',
-  request: { body: { required: true, ...json(ImportBody) } },
+  request: { body: { required: true, ...body(ImportBody) } },
   responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
 })
 
@@ -157,7 +166,7 @@ function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string
     operationId: `${step}Decision`,
     tags: ['decisions'],
     summary,
-    request: { params: DecisionKeyParam, body: { required: false, ...json(TransitionBody) } },
+    request: { params: DecisionKeyParam, body: { required: false, ...body(TransitionBody) } },
     responses: {
       200: { description: 'The decision, with its events', ...json(DecisionSchema) },
       400: invalid,
@@ -178,7 +187,7 @@ const supersede = createRoute({
   tags: ['decisions'],
   summary: 'Supersede a decision by another',
   description: 'A proposed replacement is accepted by this; an accepted one is linked. Both keep their history.',
-  request: { params: DecisionKeyParam, body: { required: true, ...json(SupersedeBody) } },
+  request: { params: DecisionKeyParam, body: { required: true, ...body(SupersedeBody) } },
   responses: {
     200: { description: 'The superseded decision, with its events', ...json(DecisionSchema) },
     400: invalid,

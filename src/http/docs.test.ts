@@ -191,7 +191,8 @@ describe('the OpenAPI document as a client generator reads it (R-SVC-1)', () => 
       }
     }
     const check = body.components.schemas.DecisionCheck
-    expect(check.allOf).toEqual([{ anyOf: [{ required: ['action'], properties: { action: {} } }, { required: ['choice'], properties: { choice: {} } }] }])
+    // Each branch given and not null: a null field is one left out (nullsLeftOut).
+    expect(check.allOf[0]).toEqual({ anyOf: [{ required: ['action'], properties: { action: { type: 'string' } } }, { required: ['choice'], properties: { choice: { type: ['string', 'array'] } } }] })
   })
 })
 
@@ -240,7 +241,10 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
     const { call } = await createTestApp()
     const { schemas } = (await call('GET', '/openapi.json')).body.components
     expect(schemas.DecisionCheck.properties.multiSelect).toEqual(schemas.RecommendationRequest.properties.multiSelect)
-    expect(schemas.DecisionCheck.dependentRequired).toMatchObject({ multi_select: ['choice'], multiSelect: ['choice'] })
+    // Left out or null, or with a choice: a null multiSelect is one left out, and a null choice no choice.
+    for (const name of ['multi_select', 'multiSelect']) {
+      expect(schemas.DecisionCheck.allOf).toContainEqual({ anyOf: [{ properties: { [name]: { type: 'null' } } }, { required: ['choice'], properties: { choice: { type: ['string', 'array'] } } }] })
+    }
   })
 
   it("describes each field of a plan's AskUserQuestion question and option, which agents read to fill them", async () => {

@@ -187,6 +187,10 @@ const cases: Case[] = [
   { name: 'the keys in another order', first: true, pieces: one(json([], JSON.stringify({ user: 'alice', ...TIER }))) },
   { name: 'a unicode escape', first: true, pieces: one(json([], BODY.replace('alice', '\\u0061lice'))) },
   { name: 'a user not in NFC', first: true, pieces: one(json([], BODY.replace('alice', 'alice\u0301'))) },
+  // Read as left out, on both paths: remembered as the request it validated to.
+  { name: 'nulls for the optional fields', first: true, pieces: one(json([], JSON.stringify({ ...TIER, user: 'alice', project: null, session_id: null, point: null, context: null, static_default: null, multi_select: null, as_of: null }))) },
+  { name: 'a null user, for default', first: true, pieces: one(json([], JSON.stringify({ ...TIER, user: null }))) },
+  { name: 'a null question (400)', first: false, pieces: one(json([], JSON.stringify({ ...TIER, question: null }))) },
   { name: 'a byte order mark', first: false, pieces: one(json([], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(BODY)]))) },
   { name: 'Latin-1 bytes (400)', first: false, pieces: one(json([], Buffer.from(BODY.replace('alice', 'alic\u00e9'), 'latin1'))) },
   { name: 'a trailing slash (404)', first: false, pieces: one(json([], BODY, { target: '/v1/recommendations/' })) },

@@ -5,16 +5,18 @@ import { wrongTypeSaid } from '../domain/zod-issues'
 import { z } from '../domain/zod'
 import { forEveryUser } from './auth'
 import { ErrorSchema } from './errors'
+import { nullsLeftOut } from './nulls-left-out'
 import { createRouter } from './router'
 
 /** The body of `POST /v1/maintenance/decay-scan`; strict: a misspelt `force` dropped would skip the scan. */
-export const DecayScanRequest = z
-  .strictObject({
+export const DecayScanRequest = nullsLeftOut(
+  z.strictObject({
     force: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().openapi({ description: 'Run even within the cadence window of the last scan.' }),
     now: TimestampSchema.optional().openapi({
       description: 'Scan as of this moment (default: now); at most 5 minutes ahead of the service clock.',
     }),
-  })
+  }),
+)
   // The body /docs fills in, rather than a `now` Swagger UI makes up from its pattern (a year 1455, a month 51).
   .openapi('DecayScanRequest', { example: { force: false } })
 

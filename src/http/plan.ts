@@ -5,6 +5,7 @@ import { planQuestionsToAsk } from '../plan-questions'
 import { authorizeUsers } from './auth'
 import { refuseOtherQueryUser } from './query-user'
 import { ErrorSchema } from './errors'
+import { nullsLeftOut } from './nulls-left-out'
 import { createRouter } from './router'
 import { RecommendationSchema } from './schemas'
 
@@ -16,7 +17,7 @@ const OtherKindQuestionDoc = OtherKindQuestionSchema.openapi('OtherKindQuestion'
   description: 'A question of AskUserQuestion that asks for no choice (text, a number, or a kind AskUserQuestion adds), with no options; returned as written. Unknown fields are kept.',
 })
 
-export const PlanRequest = PlanRequestSchema.openapi('PlanRequest', {
+export const PlanRequest = nullsLeftOut(PlanRequestSchema).openapi('PlanRequest', {
   example: {
     user: 'alice',
     project: 'acme/api',

@@ -3,10 +3,14 @@ import { IdentifierSchema, ObservationInputSchema, TAKES, TimestampSchema, Trimm
 import { countSaid, wrongTypeSaid } from '../domain/zod-issues'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
+import { nullsLeftOut } from './nulls-left-out'
 import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionConflictsSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
 
-/** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
-export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
+/**
+ * Route schemas: the domain's zod schemas, registered for the OpenAPI document, each optional field
+ * taking null as left out (nullsLeftOut). The MCP tools read the domain's own, and drop nulls themselves.
+ */
+export const ObservationInput = nullsLeftOut(ObservationInputSchema).openapi('ObservationInput', {
   example: {
     decision_id: 'moai-ask-001',
     timestamp: '2026-07-01T10:00:00Z',
@@ -31,7 +35,7 @@ export const ObservationsResult = z
   })
   .openapi('ObservationsResult')
 
-export const RecommendationRequest = RecommendationRequestSchema.openapi('RecommendationRequest', {
+export const RecommendationRequest = nullsLeftOut(RecommendationRequestSchema).openapi('RecommendationRequest', {
   example: {
     user: 'alice',
     project: 'acme/api',
@@ -116,13 +120,14 @@ export const RecommendationSchema = z
   .openapi('Recommendation')
 
 // Strict bodies (R-SVC-2): a field they do not have is refused, named, rather than dropped.
-export const SessionRequest = z
-  .strictObject({
+export const SessionRequest = nullsLeftOut(
+  z.strictObject({
     user: TrimmedIdentifierSchema.default('default'),
     project: TrimmedIdentifierSchema.optional(),
     session_id: TrimmedIdentifierSchema.optional(),
     started_at: TimestampSchema.optional(),
-  })
+  }),
+)
   // The body /docs fills in: without one, Swagger UI makes a `started_at` up from its pattern, a
   // year 0153 or a month 51, which the service refuses.
   .openapi('SessionRequest', { example: { user: 'alice', project: 'acme/api', session_id: 's-1' } })
@@ -142,13 +147,21 @@ export const SessionSchema = z
   })
   .openapi('Session')
 
-/** Strict: a misspelt `enable` dropped would flip the setting, which an absent `enabled` does. */
-export const PersonalizationRequest = z
-  .strictObject({
-    enabled: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().openapi({ description: 'Omit to flip the current setting.' }),
+/**
+ * Strict: a misspelt `enable` dropped would flip the setting, which an absent `enabled` does. So
+ * would an `enabled: null` read as left out, as other null fields are: it is refused, saying so.
+ */
+export const PersonalizationRequest = nullsLeftOut(
+  z.strictObject({
+    enabled: z
+      .boolean({ error: wrongTypeSaid(TAKES.flag, 'leave enabled out to flip the setting') })
+      .optional()
+      .openapi({ description: 'Omit to flip the current setting; null is refused, since it would flip it too.' }),
     // Read as reads take it: a session stored before under a user spaced at its ends is toggled (a new one is refused).
     user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. No spaces or invisible characters (U+200B, U+2060, …) at its ends, unless its session is stored so.' }),
-  })
+  }),
+  ['enabled'],
+)
   .openapi('PersonalizationRequest')
 
 /** Whose session a read asks for (`GET /v1/sessions/{id}/personalization`). */
