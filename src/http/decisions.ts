@@ -33,10 +33,10 @@ const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
 /**
  * A body's schema, its optional fields taking null as left out, at any depth (a scope's, a
  * constraint's, evidence's): the MCP tool check_decision reads CheckBody itself, and drops nulls itself.
- * `kept`: the fields that refuse null still; a decision's `rationale`, required unless `reasoning`
- * gives it, is told `text, not null`, as a required field is, not that it is missing.
+ * A decision's `rationale` among them: a client filling every field sends `"rationale": null` beside
+ * the `reasoning` that gives it, as `"reasoning": null` beside a rationale; with neither, it is missing.
  */
-const body = <T extends z.ZodType>(schema: T, kept: readonly string[] = []) => json(nullsLeftOut(schema, kept))
+const body = <T extends z.ZodType>(schema: T) => json(nullsLeftOut(schema))
 const invalid = { description: 'Invalid request', ...json(ErrorSchema) }
 const missing = { description: 'No such decision', ...json(ErrorSchema) }
 const missingThen = { description: 'No such decision (with `as_of`: none proposed by then)', ...json(ErrorSchema) }
@@ -56,7 +56,7 @@ const propose = createRoute({
     '`limit`). `status: "accepted"` accepts it at once; `supersedes` replaces that decision once accepted. ' +
     "A record under the names AXME Code gives its fields (`id`, `reasoning`) is taken: its `id` as `key`, its `reasoning` as `rationale`, " +
     '`supersedes: null` as no link; proposed, as any, unless `status: "accepted"` is sent.',
-  request: { body: { required: true, ...body(DecisionInput, ['rationale']) } },
+  request: { body: { required: true, ...body(DecisionInput) } },
   responses: {
     201: { description: 'Created, with its events', ...json(DecisionSchema) },
     400: invalid,

@@ -169,14 +169,18 @@ describe('a null optional field of a body is read as left out (decisions and mai
     // A key made, today's date, advisory and proposed, as left out.
     expect(created.body).toMatchObject({ key: 'D-001', date: '2026-07-01', enforce: 'advisory', status: 'proposed', source: null, supersedes: null })
     expect(await withNulls.call('POST', '/v1/decisions', null)).toMatchObject({ status: 400 })
-    // `rationale`, required unless `reasoning` gives it, and a constraint's `kind` stay refused, named.
+    // `rationale` null, and no `reasoning`, is one left out: said missing, as the MCP tools say a null required argument.
     const rationale = await withNulls.call('POST', '/v1/decisions', { ...DECISION, rationale: null })
-    expect(rationale.body.error?.issues).toEqual([{ path: 'rationale', message: 'text, not null' }])
+    expect(rationale.body.error?.issues).toEqual([{ path: 'rationale', message: 'missing: expected string (or reasoning, as AXME Code names it)' }])
+    // A constraint's `kind`, required, stays refused, named.
     const kind = await withNulls.call('POST', '/v1/decisions', { ...DECISION, constraints: [{ kind: null, option: 'x' }] })
     expect(kind.body.error?.issues).toEqual([{ path: 'constraints.0.kind', message: 'one of "must", "must_not", "prefer", "limit", not null' }])
-    // Told by its seed name, `reasoning` gives the rationale beside a null one: null is left out.
-    const seed = await withNulls.call('POST', '/v1/decisions', { ...DECISION, rationale: undefined, reasoning: 'Seed 000 names it so.', key: 'D-9' })
+    // Told by its seed name, `reasoning` gives the rationale beside a null one, as a client filling every
+    // field of DecisionInput sends it: null is left out, as `reasoning: null` is beside a rationale.
+    const seed = await withNulls.call('POST', '/v1/decisions', { ...DECISION, key: 'D-9', id: null, rationale: null, reasoning: 'Seed 000 names it so.' })
     expect([seed.status, seed.body.rationale]).toEqual([201, 'Seed 000 names it so.'])
+    const both = await withNulls.call('POST', '/v1/decisions', { ...DECISION, rationale: null, reasoning: null })
+    expect(both.body.error?.issues).toEqual([{ path: 'rationale', message: 'missing: expected string (or reasoning, as AXME Code names it)' }])
   })
 
   it("takes a null reason of a transition, and a check's null fields, as left out", async () => {

@@ -17,8 +17,7 @@ type Schema = z.core.$ZodType
  * `schema` with every optional field of its objects, at any depth (an option's `description`, a
  * question's `header`, a scope's `task`), taking null as left out (nullLeftOut), but for those named
  * in `kept` (by field name, at any depth): one whose absence does what a null did not ask for (a
- * toggle's `enabled`, absent, flips the setting), or one required in effect, whose null is told
- * `…, not null` as a required field's is (a decision's `rationale`, unless `reasoning` gives it). A field that takes null
+ * toggle's `enabled`, absent, flips the setting). A field that takes null
  * already (a decision's `source`, an import's `date`) keeps its meaning; a field of its own making
  * (a pipe, a record: a `context`'s values) is not looked into. A part with nothing to change is the
  * same instance, its metadata and cost as they were; one changed is a clone, whose metadata it

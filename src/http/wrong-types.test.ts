@@ -128,7 +128,8 @@ const FIELDS: Array<[string, Record<string, unknown>, string, string, string[]?]
  * not refused: the hook's payload is Claude Code's, and keeps its refusals.
  */
 const NULL_LEFT_OUT = new Set([
-  ...['id', 'reasoning', 'constraints', 'constraints.0.option', 'constraints.0.pattern', 'constraints.0.value', 'scope.points'].map((f) => `/v1/decisions ${f}`),
+  // A null rationale is left out too, and with no reasoning then missing (null-fields.test.ts).
+  ...['id', 'reasoning', 'rationale', 'constraints', 'constraints.0.option', 'constraints.0.pattern', 'constraints.0.value', 'scope.points'].map((f) => `/v1/decisions ${f}`),
   ...['action', 'point', 'choice', 'all_options', 'multi_select', 'path'].map((f) => `/v1/decisions/check ${f}`),
   '/v1/decisions/D-1/accept reason',
   '/v1/decisions/D-1/supersede reason',
