@@ -239,6 +239,9 @@ const cases: Case[] = [
   { name: 'auth: a token for every user, from a page of another site', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${OPS}`, 'Origin: https://attacker.example'])) },
   { name: 'auth: a token for another user (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${BOB}`])) },
   { name: 'auth: a body without a user, for default', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${BOB}`], JSON.stringify(TIER))) },
+  // A null user is default, as left out, on both paths: remembered as default's, for a token of default alone.
+  { name: 'auth: a null user, for default', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${BOB}`], JSON.stringify({ ...TIER, user: null }))) },
+  { name: 'auth: a null user, for default, with a token for alice (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`], JSON.stringify({ ...TIER, user: null }))) },
   { name: 'auth: a token not valid (401)', auth: true, first: false, pieces: one(json(['Authorization: Bearer not-a-token-0123456789'])) },
   { name: 'auth: the token sent twice (401)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`, `Authorization: Bearer ${ALICE}`])) },
   { name: 'auth: the user named twice, bob last (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`], JSON.stringify({ ...TIER, user: 'bob' }).replace('{', '{"user":"alice",'))) },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { ALICE, BOB, OPS, testTokens } from '../../test/support/tokens'
 
 /**
  * A JSON null given for an optional field of a body is read as the field left out, at every route
@@ -140,6 +141,36 @@ describe('a null optional field of a body is read as left out (sessions)', () =>
     // Its user, null, is left out: the one user of the session.
     const set = await call('PUT', '/v1/sessions/s-1/personalization', { enabled: false, user: null })
     expect([set.status, set.body.personalization]).toEqual([200, false])
+  })
+})
+
+describe('a null user is the default user with auth on, as one left out', () => {
+  it("is refused (403) to a token that may not act for default, at every route whose body names a user, and nothing is stored for default", async () => {
+    const { call } = await createTestApp({ auth: testTokens })
+    const as = (token: string) => ({ authorization: `Bearer ${token}` })
+    const question = { question: 'Which complexity tier?', options: [{ label: 'Tier S' }, { label: 'Tier M' }] }
+    const requests: Array<[string, string, unknown, string]> = [
+      ['POST', '/v1/observations', { ...OBSERVATION, user: null }, 'user'],
+      ['POST', '/v1/observations', [{ ...OBSERVATION, user: 'alice' }, { ...OBSERVATION, user: null }], '1.user'],
+      ['POST', '/v1/recommendations', { ...TIER, user: null }, 'user'],
+      ['POST', '/v1/plan', { user: null, questions: [question] }, 'user'],
+      ['POST', '/v1/sessions', { user: null, session_id: 's-1' }, 'user'],
+      ['PUT', '/v1/sessions/s-1/personalization', { user: null, enabled: false }, 'user'],
+    ]
+    for (const [method, path, body, field] of requests) {
+      const refused = await call(method, path, body, as(ALICE))
+      expect([path, refused.status, refused.body.error?.issues]).toEqual([path, 403, [{ path: field, message: 'not a user this token may act for' }]])
+    }
+    // A check's null user is none, as left out: the decisions are every user's to read.
+    expect((await call('POST', '/v1/decisions/check', { action: 'ls', user: null }, as(ALICE))).status).toBe(200)
+    const stored = async () => ((await call('GET', '/v1/users/default/export', undefined, as(OPS))).body as string).trim().split('\n').map((line) => JSON.parse(line)).at(-1)
+    expect(await stored()).toEqual({ type: 'end', counts: { observation: 0, session: 0, aggregate: 0, entry: 0 } })
+    // A token that acts for default is answered as for a body without user: default's.
+    expect((await call('POST', '/v1/observations', { ...OBSERVATION, user: null }, as(BOB))).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', { ...TIER, user: null }, as(BOB))).body.observations).toBe(1)
+    expect((await call('POST', '/v1/plan', { user: null, questions: [question] }, as(BOB))).status).toBe(200)
+    expect((await call('POST', '/v1/sessions', { user: null, session_id: 's-1' }, as(BOB))).body).toMatchObject({ user: 'default', session_id: 's-1' })
+    expect((await call('PUT', '/v1/sessions/s-1/personalization', { user: null, enabled: false }, as(BOB))).body).toMatchObject({ user: 'default', personalization: false })
   })
 })
 
