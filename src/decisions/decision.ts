@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TAKES, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
+import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, wellFormed, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TAKES, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
 import { atMostSaid, countSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
@@ -260,7 +260,7 @@ export const ConstraintSchema = z.strictObject(
   {
     kind: z.enum(CONSTRAINT_KINDS, { error: oneOfSaid }),
     option: LabelSchema.optional().openapi({ description: `An option of the bound decision points. ${LABEL_LENGTH_WORDS}` }),
-    pattern: z.string({ error: wrongTypeSaid('a regular expression (text)') }).min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
+    pattern: wellFormed(z.string({ error: wrongTypeSaid('a regular expression (text)') }).min(1).max(DECISION_LIMITS.patternLength)).optional().openapi({
       description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
       example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',
     }),
@@ -282,11 +282,12 @@ export type Constraint = z.infer<typeof ConstraintSchema>
  */
 export const EvidenceInputSchema = z.strictObject(
   {
-    kind: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(50),
-    summary: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(2000),
-    uri: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(2000).nullish(),
-    hash: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(200).nullish(),
-    content: z.string({ error: wrongTypeSaid(TAKES.text) }).max(DECISION_LIMITS.evidenceContent).optional(),
+    kind: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(50)),
+    summary: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(2000)),
+    uri: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(2000)).nullish(),
+    hash: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(200)).nullish(),
+    // Hashed, not kept: UTF-8 would hash two contents differing only in a lone surrogate alike.
+    content: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).max(DECISION_LIMITS.evidenceContent)).optional(),
   },
   { error: wrongTypeSaid('evidence: an object with its kind and summary') },
 )
@@ -315,7 +316,7 @@ export const DecisionInputSchema = z.strictObject({
   enforce: z.enum(ENFORCE_LEVELS, { error: oneOfSaid }).default('advisory'),
   status: z.enum(['proposed', 'accepted'], { error: oneOfSaid }).default('proposed'),
   date: DecisionDateSchema.optional().openapi({ description: "The day it was decided, from 1970-01-01 to the service's tomorrow; today when not given." }),
-  source: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(DECISION_LIMITS.sourceLength).nullish().openapi({
+  source: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(DECISION_LIMITS.sourceLength)).nullish().openapi({
     description: 'Where it was decided: a session id, a document, a meeting.',
   }),
   supersedes: DecisionKeySchema.nullish().openapi({

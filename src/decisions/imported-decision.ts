@@ -1,4 +1,4 @@
-import { nonBlankText } from '../domain/observation'
+import { nonBlankText, wellFormed } from '../domain/observation'
 import { countSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
 import { ADR_FORMATS } from './adr/parsed-record'
 import { z } from '../domain/zod'
@@ -21,7 +21,7 @@ import { evidenceOf, withBefore } from './lifecycle'
 const Text = nonBlankText(DECISION_LIMITS.textLength)
 
 /** A file or folder as import-adr names it (`docs/adr/0001-x.md`), told so when of another JSON type. */
-export const ImportPathSchema = z.string({ error: wrongTypeSaid('a path (text)') }).min(1).max(DECISION_LIMITS.sourceLength)
+export const ImportPathSchema = wellFormed(z.string({ error: wrongTypeSaid('a path (text)') }).min(1).max(DECISION_LIMITS.sourceLength))
 
 /** A list of them. */
 export const importPaths = (words: string) => z.array(ImportPathSchema, { error: wrongTypeSaid(words) })

@@ -14,6 +14,18 @@ export { bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-en
  */
 export const hasNoLoneSurrogate = (text: string) => !/\p{Cs}/u.test(text)
 
+/** What text with a lone surrogate is told, as a decision_id is (a name is told of control characters too). */
+export const LONE_SURROGATES = 'must not contain lone surrogates'
+
+/**
+ * Text of a request that is stored, matched or sent back (a question, a label, a header, a
+ * context value, a decision's texts): no lone surrogate, as a name has none. JSON carries one
+ * (`"\ud800"`, which Python's json.dumps writes for a lone surrogate in a str), and it was taken
+ * where names refused it; a log line or a client reading UTF-8 has U+FFFD in its place, so what
+ * it read back was not what was sent. One regex test per string.
+ */
+export const wellFormed = <T extends z.ZodString>(text: T): T => text.refine(hasNoLoneSurrogate, LONE_SURROGATES) as T
+
 /** `.` or `..`: a path segment that URLs remove (the CLI and the routes refuse them as names). */
 const isDotSegment = (name: string) => name === '.' || name === '..'
 
@@ -227,6 +239,7 @@ export const LabelSchema = z
   .min(1, BLANK)
   .max(LIMITS.labelSentLength, { error: labelOverSentLengthSaid('trimmed') })
   .refine(isWithinLabelLength, { error: labelTooLongSaid })
+  .refine(hasNoLoneSurrogate, LONE_SURROGATES)
   // minLength is counted before the trim: the pattern says that white space alone is refused.
   .meta({ pattern: NOT_BLANK_PATTERN })
 
@@ -236,10 +249,13 @@ export const LabelSchema = z
  * of another JSON type is told `words` (wrongTypeSaid).
  */
 export const nonBlankText = (max: number, words: string = TAKES.text) =>
-  z.string({ error: wrongTypeSaid(words) }).trim().min(1, BLANK).max(max).meta({ pattern: NOT_BLANK_PATTERN })
+  wellFormed(z.string({ error: wrongTypeSaid(words) }).trim().min(1, BLANK).max(max)).meta({ pattern: NOT_BLANK_PATTERN })
 
 /** A question as sent to recommend or record: trimmed, and not only white space. */
 export const QuestionTextSchema = nonBlankText(LIMITS.questionLength, 'a question (text)')
+
+/** A question's short header as sent (AskUserQuestion's `header`), kept as it is. */
+export const HeaderSchema = wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength))
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
 export const OptionInputSchema = z.union(
@@ -247,7 +263,7 @@ export const OptionInputSchema = z.union(
     LabelSchema,
     z.object({
       label: LabelSchema,
-      description: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.descriptionLength).optional(),
+      description: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.descriptionLength)).optional(),
     }),
   ],
   { error: wrongTypeSaid("an option: its label, or an object {label, description}") },
@@ -290,6 +306,7 @@ const ContextKeySchema = z
   .min(1)
   .max(LIMITS.contextKeyLength)
   .refine((k) => k === CARRIED_PROTO_KEY || !/\p{Cc}/u.test(k), 'must not contain control characters')
+  .refine(hasNoLoneSurrogate, LONE_SURROGATES)
   .meta({ pattern: NO_CONTROL_PATTERN })
 
 /**
@@ -302,7 +319,7 @@ export const ContextSchema = z
     z
       .record(
         ContextKeySchema,
-        z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()], {
+        z.union([wellFormed(z.string().normalize('NFC').max(LIMITS.contextValueLength)), z.number(), z.boolean(), z.null()], {
           error: 'must be a string, a finite number, a boolean or null (a context is flat)',
         }),
         { error: wrongTypeSaid('a flat object: keys with text, numbers, booleans or null') },
@@ -469,7 +486,7 @@ export const ObservationInputSchema = z.strictObject({
   project: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
   session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   point: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
-  header: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
+  header: HeaderSchema.optional().meta({ description: FIELD_DESCRIPTIONS.header }),
   multi_select: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,
   source: z.enum(['user', 'auto-resolved'], { error: oneOfSaid }).default('user').meta({ description: FIELD_DESCRIPTIONS.source }),

@@ -2,7 +2,7 @@ import { z } from './zod'
 import { isWithinLabelLength, LABEL_LENGTH_WORDS, labelOverSentLengthSaid, labelTooLongSaid, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
-import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TAKES, TimestampSchema, TrimmedIdentifierSchema } from './observation'
+import { ContextSchema, FIELD_DESCRIPTIONS, hasNoLoneSurrogate, HeaderSchema, LONE_SURROGATES, NOT_BLANK_PATTERN, TAKES, TimestampSchema, TrimmedIdentifierSchema, wellFormed } from './observation'
 import { countSaid, wrongTypeSaid } from './zod-issues'
 import type { Recommendation } from './recommendation'
 
@@ -31,10 +31,9 @@ export const AskUserQuestionOptionSchema = z.looseObject(
       .max(LIMITS.labelSentLength, { error: labelOverSentLengthSaid('counted') })
       .refine(notBlank, 'must not be blank')
       .refine(isWithinLabelLength, { error: labelTooLongSaid })
+      .refine(hasNoLoneSurrogate, LONE_SURROGATES)
       .meta({ pattern: NOT_BLANK_PATTERN, description: `The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one. ${LABEL_LENGTH_WORDS}` }),
-    description: z
-      .string({ error: wrongTypeSaid(TAKES.text) })
-      .max(LIMITS.descriptionLength)
+    description: wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.descriptionLength))
       .optional()
       .meta({ description: "The option's explanation; the recommended one keeps it, followed by \"Recommended when … — based on …\" (that alone when it has none)." }),
   },
@@ -46,10 +45,11 @@ const questionText = z
   .string({ error: wrongTypeSaid('a question (text)') })
   .max(LIMITS.questionLength)
   .refine(notBlank, 'must not be blank')
+  .refine(hasNoLoneSurrogate, LONE_SURROGATES)
   .meta({ pattern: NOT_BLANK_PATTERN, description: 'The question as the agent would ask it; answers are keyed by this text.' })
-const questionHeader = z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' })
+const questionHeader = HeaderSchema.optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' })
 /** A question's `kind` as written, before what each schema makes of it. */
-const questionKind = z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength)
+const questionKind = wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength))
 
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z

@@ -31,6 +31,7 @@ import { expertiseLevel, recommendationStrength, type ExpertiseLevel, type Stren
 import { layersOf, type Layers } from './layers'
 import {
   ContextSchema,
+  HeaderSchema,
   FIELD_DESCRIPTIONS,
   TrimmedIdentifierSchema,
   LabelSchema,
@@ -57,7 +58,7 @@ export const RecommendationRequestSchema = z.strictObject({
   session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
   point: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
-  header: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
+  header: HeaderSchema.optional().meta({ description: FIELD_DESCRIPTIONS.header }),
   all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
   static_default: LabelSchema.optional().meta({ description: FIELD_DESCRIPTIONS.static_default }),

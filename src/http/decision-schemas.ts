@@ -16,7 +16,7 @@ import { PULSE_SOURCES } from '../decisions/store'
 import { InputError } from '../domain/errors'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, wellFormed, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import { countSaid, wrongTypeSaid } from '../domain/zod-issues'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
@@ -243,7 +243,7 @@ export const DecisionAsOfQuery = z.object({
  * value may be, but empty, so that an agent passing its context's task to every tool is answered
  * by each (no decision's scope names one that is not an identifier: none applies).
  */
-const RunValue = z.string({ error: wrongTypeSaid(TAKES.text) }).normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
+const RunValue = wellFormed(z.string({ error: wrongTypeSaid(TAKES.text) }).normalize('NFC').min(1).max(LIMITS.contextValueLength)).optional()
 
 export const ListQuery = z.object({
   status: DecisionStatusSchema.optional(),
@@ -257,7 +257,7 @@ export const ListQuery = z.object({
 
 export const ApplicableQuery = z.object({
   task: RunValue,
-  path: z.string().min(1).max(1000).optional(),
+  path: wellFormed(z.string().min(1).max(1000)).optional(),
   stage: RunValue,
   point: IdentifierSchema.optional(),
   as_of: QueryAsOfField.openapi({
@@ -287,11 +287,13 @@ export const CheckBody = z
   .strictObject({
     // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
     // Only white space is no command: refused as an empty one is, not answered allowed (nothing in it was checked).
-    action: z
-      .string({ error: wrongTypeSaid('a shell command (text)') })
-      .min(1)
-      .max(LIMITS.actionLength)
-      .regex(/\S/, 'an action of only white space runs nothing: give the command')
+    action: wellFormed(
+      z
+        .string({ error: wrongTypeSaid('a shell command (text)') })
+        .min(1)
+        .max(LIMITS.actionLength)
+        .regex(/\S/, 'an action of only white space runs nothing: give the command'),
+    )
       .optional()
       .meta({ description: 'A shell command about to run.' }),
     choice: z
@@ -327,7 +329,7 @@ export const CheckBody = z
     // Read, never written under: a name stored spaced at its ends is read as it is stored.
     user: IdentifierSchema.optional().meta({ description: CHECK_USER }),
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
-    path: z.string({ error: wrongTypeSaid('a path such as services/billing') }).min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
+    path: wellFormed(z.string({ error: wrongTypeSaid('a path such as services/billing') }).min(1).max(1000)).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
     stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
     as_of: AsOfField.meta({
       description: 'Check against the decisions in force then, as they stood then (R-REC-9): an audit, which counts no pulse.',
@@ -545,7 +547,7 @@ export const WhyQuery = z.object({
   task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
   // In NFC, as task and stage are, and as a recommendation's context (so the MCP why's) gives it:
   // the answer said the path as sent, and the same run read from a context said it otherwise.
-  path: z.string().normalize('NFC').min(1).max(DECISION_LIMITS.pathLength).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
+  path: wellFormed(z.string().normalize('NFC').min(1).max(DECISION_LIMITS.pathLength)).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
   stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
 })
 
@@ -653,7 +655,7 @@ export const ImportBody = z
         z.strictObject(
           {
             path: ImportPathSchema,
-            keys: z.array(z.string({ error: wrongTypeSaid('a key (text)') }).min(1).max(DECISION_LIMITS.sourceLength), { error: wrongTypeSaid('an array of keys') }).max(DECISION_LIMITS.importRecords, { error: countSaid('key', 'keys') }),
+            keys: z.array(wellFormed(z.string({ error: wrongTypeSaid('a key (text)') }).min(1).max(DECISION_LIMITS.sourceLength)), { error: wrongTypeSaid('an array of keys') }).max(DECISION_LIMITS.importRecords, { error: countSaid('key', 'keys') }),
           },
           { error: wrongTypeSaid('a log: an object of path and keys') },
         ),

@@ -566,6 +566,27 @@ describe('createMcpServer: the context property', () => {
   })
 })
 
+describe('createMcpServer: a lone surrogate in a text', () => {
+  it('is refused by each tool as the routes refuse it, naming the field, and nothing is passed on', async () => {
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, undefined)
+    for (const [name, args, said] of [
+      ['record_choice', { ...CHOICE, question: 'Which\ud800 database?' }, 'question: must not contain lone surrogates'],
+      ['record_choice', { ...CHOICE, user_choice: 'pg\udc00' }, 'user_choice: must not contain lone surrogates'],
+      ['recommend', { ...WHY_Q, context: { phase: 'run\ud800' } }, 'context.phase: must not contain lone surrogates'],
+      ['plan_questions', { questions: [{ question: 'Which database?', header: 'DB\ud800', options: [{ label: 'pg' }, { label: 'mysql' }] }] }, 'questions.0.header: must not contain lone surrogates'],
+      ['check_decision', { action: 'psql\ud800' }, 'action: must not contain lone surrogates'],
+      ['why', { file: 'src/db\ud800.ts' }, 'file: must not contain lone surrogates'],
+    ] as const) {
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, name).toBe(true)
+      expect(JSON.stringify(answer.content), name).toContain(said)
+    }
+    expect(observed).toEqual([])
+    await client.close()
+  })
+})
+
 describe('createMcpServer: a label over the limit as sent', () => {
   it('is refused in words that say the limit once normalised, not as if 1,000 were the label limit', async () => {
     const client = await connected(recordingBackend().backend, undefined)

@@ -29,7 +29,7 @@ import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
 import { wrongTypeSaid } from '../domain/zod-issues'
-import { CARRIED_PROTO_KEY, ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
+import { CARRIED_PROTO_KEY, ContextSchema, FIELD_DESCRIPTIONS, hasNoLoneSurrogate, IdentifierSchema, LONE_SURROGATES, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
 import { CHECK_USER, CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PLAN_IGNORED_FIELDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
@@ -551,6 +551,7 @@ export function createMcpServer(
       .min(1)
       .max(DECISION_LIMITS.pathLength)
       .regex(new RegExp(NO_CONTROL_PATTERN), 'must not contain control characters')
+      .refine(hasNoLoneSurrogate, LONE_SURROGATES)
       .optional()
       .meta({
         description:
