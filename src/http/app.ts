@@ -235,10 +235,20 @@ function slashMore(
   return { said, issue: { path: 'path', message: `not a route: did you mean ${meant}?` } }
 }
 
+/** What Allow lists of a path taking `methods`: them and OPTIONS, which every path answers, sorted. */
+const allowed = (methods: readonly string[]) => [...methods, 'OPTIONS'].sort().join(', ')
+
 function methodNotAllowed(c: Context, methods: readonly string[]) {
-  c.header('Allow', methods.join(', '))
+  c.header('Allow', allowed(methods))
   return c.json(errorBody(c, 'method_not_allowed', `${c.req.path} takes ${methods.join(', ')}, not ${c.req.method}`), 405)
 }
+
+/**
+ * OPTIONS of a path a route has (RFC 9110 §9.3.7): 204, Allow listing its methods. No CORS
+ * header: a web page's preflight is refused before this by the same-machine check (or needs the
+ * token), as every request of a page is. It was a 405 whose Allow left OPTIONS out.
+ */
+const optionsAnswer = (c: Context, methods: readonly string[]) => c.body(null, 204, { Allow: allowed(methods) })
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
 export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies(), storeId, storeFailure }: AppOptions) {
@@ -265,6 +275,12 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   // A path named as it is (`/v1/decisions/check`) asked with another method would otherwise reach
   // the route of a parameter in its place (`GET /v1/decisions/{key}`), and be told its key is reserved.
   app.use('*', async (c, next) => {
+    // Of a path no route has, a 404, as any method is answered there (notFound).
+    if (c.req.method === 'OPTIONS') {
+      const methods = routes().fitting(c.req.path)
+      if (methods.length > 0) return optionsAnswer(c, methods)
+      return next()
+    }
     const methods = routes().named(c.req.path)
     if (methods !== undefined && !methods.includes(c.req.method)) return methodNotAllowed(c, methods)
     await next()

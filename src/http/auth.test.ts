@@ -43,6 +43,19 @@ describe('bearer auth (R-SVC-4)', () => {
     }
   })
 
+  it('answers OPTIONS as /openapi.json, which says the same of every route: with a token of any user, and none at /healthz', async () => {
+    const { app } = await createTestApp({ auth })
+    const options = (path: string, headers: Record<string, string> = {}) => app.request(path, { method: 'OPTIONS', headers })
+    expect((await options('/v1/observations')).status).toBe(401)
+    expect((await options('/openapi.json')).status).toBe(401)
+    const told = await options('/v1/users/bob/export', as(ALICE))
+    expect(told.status).toBe(204)
+    expect(told.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+    const healthz = await options('/healthz')
+    expect(healthz.status).toBe(204)
+    expect(healthz.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+  })
+
   it('says a token sent is not valid, not missing, also when it is more than one word', async () => {
     const { call } = await createTestApp({ auth })
     const messageOf = async (authorization: string) =>

@@ -99,6 +99,54 @@ describe('a field that breaks two rules at once', () => {
   })
 })
 
+/** A path's methods with OPTIONS, which every path answers, in the order Allow lists them. */
+const withOptions = (methods: string) => [...methods.split(', '), 'OPTIONS'].sort().join(', ')
+
+describe('OPTIONS', () => {
+  it('answers a path a route has 204, its Allow listing the methods it takes and OPTIONS, with no body and no CORS header', async () => {
+    const { app } = await createTestApp()
+    const cases: Array<[string, string]> = [
+      ['/v1/observations', 'OPTIONS, POST'],
+      ['/v1/recommendations', 'OPTIONS, POST'],
+      ['/healthz', 'GET, HEAD, OPTIONS'],
+      ['/openapi.json', 'GET, HEAD, OPTIONS'],
+      ['/v1/users/alice', 'DELETE, OPTIONS'],
+      ['/v1/users/alice/export', 'GET, HEAD, OPTIONS'],
+      ['/v1/decisions', 'GET, HEAD, OPTIONS, POST'],
+      ['/v1/decisions/D-001', 'GET, HEAD, OPTIONS'],
+      // Named as it is, not read as the decision key "check" of GET /v1/decisions/{key}.
+      ['/v1/decisions/check', 'OPTIONS, POST'],
+      ['/v1/sessions/s-1/personalization', 'GET, HEAD, OPTIONS, PUT'],
+    ]
+    for (const [path, allowed] of cases) {
+      const answer = await app.request(path, { method: 'OPTIONS' })
+      expect(answer.status, path).toBe(204)
+      expect(answer.headers.get('allow'), path).toBe(allowed)
+      expect(await answer.text(), path).toBe('')
+      expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-')), path).toEqual([])
+    }
+  })
+
+  it('answers a path no route has 404, as every other method there is answered', async () => {
+    const { app } = await createTestApp()
+    const none = await app.request('/v1/nothing', { method: 'OPTIONS' })
+    expect(none.status).toBe(404)
+    expect(none.headers.get('allow')).toBeNull()
+    expect(((await none.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'not_found', message: 'no route OPTIONS /v1/nothing' })
+    expect((await app.request('/v1/observations/', { method: 'OPTIONS' })).status).toBe(404)
+  })
+
+  it("is refused a web page's preflight (an Origin of another site) by the same-machine check, as any request of it", async () => {
+    const { app } = await createTestApp()
+    const preflight = await app.request('/v1/decisions/D-001/revoke', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://attacker.example', 'access-control-request-method': 'POST' },
+    })
+    expect(preflight.status).toBe(403)
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
 describe('a path asked with a method it does not take', () => {
   it('is told the methods it takes (405 and Allow), not that there is no route; a path none takes is 404', async () => {
     const { app } = await createTestApp()
@@ -116,7 +164,8 @@ describe('a path asked with a method it does not take', () => {
     for (const [method, path, allowed] of cases) {
       const answer = await app.request(path, { method })
       expect(answer.status, `${method} ${path}`).toBe(405)
-      expect(answer.headers.get('allow')).toBe(allowed)
+      // Allow lists every method the path takes, OPTIONS among them (RFC 9110 §10.2.1), as OPTIONS answers it.
+      expect(answer.headers.get('allow')).toBe(withOptions(allowed))
       const body = (await answer.json()) as { error: unknown }
       expect(body.error).toMatchObject({ code: 'method_not_allowed', message: `${path} takes ${allowed}, not ${method}`, issues: [] })
     }

@@ -197,7 +197,7 @@ const cases: Case[] = [
   { name: 'a query', first: false, pieces: one(json([], BODY, { target: '/v1/recommendations?x=1' })) },
   { name: 'the absolute form', first: false, pieces: (port) => [json([], BODY, { target: `http://127.0.0.1:${port}/v1/recommendations` })] },
   { name: 'GET (405)', first: false, pieces: one(request([], '', { method: 'GET' })) },
-  { name: 'OPTIONS (405)', first: false, pieces: one(request([], '', { method: 'OPTIONS' })) },
+  { name: 'OPTIONS (204)', first: false, pieces: one(request([], '', { method: 'OPTIONS' })) },
   { name: 'chunked', first: false, pieces: one(request(['Content-Type: application/json', 'Transfer-Encoding: chunked'], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)) },
   { name: 'Content-Encoding: gzip (415)', first: false, pieces: one(json(['Content-Encoding: gzip'])) },
   { name: 'once stopping (Connection: close)', first: true, stopping: true, closes: true, pieces: one(json()) },
