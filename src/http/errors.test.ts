@@ -136,6 +136,13 @@ describe('OPTIONS', () => {
     expect((await app.request('/v1/observations/', { method: 'OPTIONS' })).status).toBe(404)
   })
 
+  it('is said in the OpenAPI document, as is the rule of text no field pattern says: no lone surrogates', async () => {
+    const { app } = await createTestApp()
+    const { info } = (await (await app.request('/openapi.json')).json()) as { info: { description: string } }
+    expect(info.description).toContain('Every path answers OPTIONS with 204 and an Allow header listing its methods.')
+    expect(info.description).toContain('No text of a request holds a lone UTF-16 surrogate (`"\\ud800"`)')
+  })
+
   it("is refused a web page's preflight (an Origin of another site) by the same-machine check, as any request of it", async () => {
     const { app } = await createTestApp()
     const preflight = await app.request('/v1/decisions/D-001/revoke', {
