@@ -7,7 +7,7 @@ import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { LIMITS } from '../domain/limits'
 import { bearerAuth } from './auth'
-import { mountDocs } from './docs'
+import { isUnservedAsset, mountDocs } from './docs'
 import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
@@ -278,7 +278,8 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
     // Of a path no route has, a 404, as any method is answered there (notFound).
     if (c.req.method === 'OPTIONS') {
       const methods = routes().fitting(c.req.path)
-      if (methods.length > 0) return optionsAnswer(c, methods)
+      // `/docs/x` fits `/docs/:asset`, but no asset is there: a 404, as a GET of it is.
+      if (methods.length > 0 && !isUnservedAsset(c.req.path)) return optionsAnswer(c, methods)
       return next()
     }
     const methods = routes().named(c.req.path)
@@ -309,7 +310,8 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
       const meant = slashMore(c.req.path, routes(), c.req.method)
       if (meant !== undefined) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}: ${meant.said}`, [meant.issue]), 404)
     }
-    if (methods.length === 0 || methods.includes(c.req.method)) {
+    // An OPTIONS here is of a path no route has: the middleware above answered the others.
+    if (methods.length === 0 || methods.includes(c.req.method) || c.req.method === 'OPTIONS') {
       const browsing = (c.req.method === 'GET' || c.req.method === 'HEAD') && !c.req.path.startsWith('/v1/')
       // With auth, /docs and /openapi.json need the token too, which a browser does not send: said.
       const token = auth === undefined ? '' : ', which need a bearer token, as every route but /healthz does'

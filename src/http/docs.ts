@@ -20,6 +20,9 @@ const ASSETS = new Map([
   ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
 ])
 
+/** Whether a path is one under /docs/ that names no asset served there (a 404 to every method, OPTIONS too). */
+export const isUnservedAsset = (path: string) => path.startsWith('/docs/') && path !== '/docs/' && !ASSETS.has(path.slice('/docs/'.length))
+
 /**
  * The page of /docs. Every URL in it is relative to the page's own, so that it works where a
  * reverse proxy serves the service under a sub-path (`https://host/dm/docs` loads

@@ -134,6 +134,11 @@ describe('OPTIONS', () => {
     expect(none.headers.get('allow')).toBeNull()
     expect(((await none.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'not_found', message: 'no route OPTIONS /v1/nothing' })
     expect((await app.request('/v1/observations/', { method: 'OPTIONS' })).status).toBe(404)
+    // A path a route's parameter fits, but no asset of /docs: 404 to a GET, and to OPTIONS.
+    expect((await app.request('/docs/nothing.js', { method: 'GET' })).status).toBe(404)
+    expect((await app.request('/docs/nothing.js', { method: 'OPTIONS' })).status).toBe(404)
+    const asset = await app.request('/docs/swagger-ui.css', { method: 'OPTIONS' })
+    expect([asset.status, asset.headers.get('allow')]).toEqual([204, 'GET, HEAD, OPTIONS'])
   })
 
   it('is said in the OpenAPI document, as is the rule of text no field pattern says: no lone surrogates', async () => {
