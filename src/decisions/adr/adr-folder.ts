@@ -7,7 +7,7 @@ import { dateOfFileName, keyOfFile, numberKeyOfFile, numberOfFile, readAdrTools 
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { STATUS_NAME } from './field-names'
 import { settleSlashedDate, slashedOrderOf, type SlashedOrder } from './slashed-order'
-import { withAtxHeadings } from './markdown'
+import { withAtxHeadings, withoutTrailing } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
 import { SUCCESSOR_PLACEHOLDER } from './status-words'
@@ -497,7 +497,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {
     if (ref === null) return null
     // The end of a sentence is no part of the name: `Superseded by ADR-0009.`, `Superseded by ADR 8;`.
-    const written = ref.target.trim().replace(/[.,;:!]+$/, '')
+    const written = withoutTrailing(ref.target.trim(), '.,;:!')
     const target = written.normalize('NFC').toLowerCase()
     const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
     const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(written)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NEXT_FIELD } from './markdown'
+import { NEXT_FIELD, withoutTrailing } from './markdown'
 
 /** Lines of fields as logs write them, and of the white space, bars and bold that NEXT_FIELD reads. */
 const line = fc
@@ -15,6 +15,19 @@ describe('NEXT_FIELD, for any line', () => {
         expect(text.split(NEXT_FIELD)).toEqual(text.split(before))
       }),
       { numRuns: 20000, examples: [['**Status:** Accepted  |  **Date:** 2024-01-01'], ['a \u00b7 __Date__: x |\t**Enforce:** y']] },
+    )
+  })
+})
+
+describe('withoutTrailing, for any text', () => {
+  it('leaves off the marks it ends with as the pattern did', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('.', ';', ',', ':', '!', ' ', 'x', '\n'), { maxLength: 16 }), (pieces) => {
+        const t = pieces.join('')
+        expect(withoutTrailing(t, '.;')).toBe(t.replace(/[.;]+$/, ''))
+        expect(withoutTrailing(t, '.,;:!')).toBe(t.replace(/[.,;:!]+$/, ''))
+      }),
+      { numRuns: 5000 },
     )
   })
 })

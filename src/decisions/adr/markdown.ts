@@ -1,3 +1,5 @@
+import { inlineLink, linksAsText, referenceLink } from './links'
+
 /** One line of a record, with its 1-based number in the file. */
 export interface Line {
   n: number
@@ -389,6 +391,17 @@ export function isLinkDefinition(text: string): boolean {
   return DEFINITION.test(text)
 }
 
+/**
+ * A text without the characters of `marks` it ends with, as `.replace(/[.;]+$/, '')` left it: such a
+ * pattern ran from each of them to the next other character, and 100,000 full stops before a letter
+ * (`Superseded by Accepted`, the stops, `x`) took twenty seconds.
+ */
+export function withoutTrailing(text: string, marks: string): string {
+  let end = text.length
+  while (end > 0 && marks.includes(text[end - 1] as string)) end--
+  return text.slice(0, end)
+}
+
 /** A link's target as a file name: its anchor and folders left out. */
 function fileOf(target: string): string {
   return target.replace(/#.*$/, '').replace(/^.*\//, '').trim()
@@ -435,12 +448,12 @@ function writtenFileOf(text: string): string {
 export function linkTarget(text: string, definitions: LinkDefinitions = new Map()): string {
   // A destination in angle brackets (`[8. Use H](<0008-use-h.md>)`, `(<0008 use h.md>)`), as CommonMark
   // and editors write one that may hold spaces, is the name between them.
-  const link = /\[([^\]]*)\]\((?:<([^>\n]*)>|([^)\s]+))[^)]*\)/.exec(text)
-  if (link !== null) return fileOf(decoded((link[2] ?? link[3]) as string)) || (link[1] as string).trim()
-  const reference = /\[([^\]]*)\](?:\s?\[([^\]]*)\])?/.exec(text)
+  const link = inlineLink(text)
+  if (link !== undefined) return fileOf(decoded((link.angled ?? link.bare) as string)) || link.text.trim()
+  const reference = referenceLink(text)
   // Text alone that a file name cannot be read from (`#9`, all of it a fragment) names itself, as written.
-  if (reference === null) return writtenFileOf(text) || text.trim()
-  const label = (reference[2] || reference[1]) as string
+  if (reference === undefined) return writtenFileOf(text) || text.trim()
+  const label = reference.label || reference.text
   return fileOf(decoded(definitions.get(labelOf(label)) ?? '')) || label.trim()
 }
 
@@ -500,8 +513,7 @@ export function plainTitle(heading: string): string {
     .split(/(`+[^`]*?`+)/)
     .map((part, i) => {
       if (i % 2 === 1) return part.replace(/^`+\s?|\s?`+$/g, '')
-      return part
-        .replace(/!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
+      return linksAsText(part)
         .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
         .replace(HTML_TAG, '')
         .replace(/(\*\*|__|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')

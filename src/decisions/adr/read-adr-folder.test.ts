@@ -3772,3 +3772,26 @@ describe('a status line of a status, a long run of spaces and a word', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['accepted', null, null, null] })
   })
 })
+
+describe('a record holding a long run of [', () => {
+  it('is read in a moment, its links not looked for from each [ to the end', () => {
+    const brackets = '['.repeat(300_000)
+    const reading = readTexts({ '0001-use-x.md': `# 1. Use X ${brackets}\n\n## Status\n\nSuperseded by ${brackets}\n` })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, null] })
+    expect(reading.records[0]?.title).toBe(`Use X ${brackets.slice(0, 293)}…`)
+    expect(reading.problems.map((p) => p.line)).toEqual([5])
+  })
+})
+
+describe('a link after a status, then a long run of full stops and a word', () => {
+  it('is read in a moment, the stops that end its name not tried from each of them', () => {
+    const stops = '.'.repeat(200_000)
+    const reading = readTexts({
+      '0001-use-x.md': `# 1. Use X\n\n## Status\n\nSuperseded by Accepted${stops}x\n`,
+      '0002-use-y.md': `# 2. Use Y\n\n## Status\n\nAccepted, supersedes ADR-1${stops}x\n`,
+    })
+    // `ADR-1` and the stops after it, the end of a sentence, name ADR-0001; `Accepted` and its stops name no record.
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'], 'ADR-0002': ['accepted', null, 'ADR-0001', null] })
+    expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0001-use-x.md', 5]])
+  })
+})

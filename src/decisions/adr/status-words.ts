@@ -1,5 +1,6 @@
 import { FIRST_DECISION_DAY, isCalendarDate, TIME_OF_DAY, TIME_ZONE, type DecisionStatus } from '../decision'
-import { linkTarget, type LinkDefinitions } from './markdown'
+import { linksIn } from './links'
+import { linkTarget, withoutTrailing, type LinkDefinitions } from './markdown'
 
 /**
  * What a template leaves where a successor would be named (`none`, `-`, `N/A`, read as `A` from
@@ -508,9 +509,6 @@ function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLin
     : { ...head, supersedes: target, ...(more.length > 0 ? { moreSupersedes: more } : {}) }
 }
 
-/** A Markdown link, inline (`[20. Use X](0020-use-x.md)`) or by reference (`[ADR 20][adr20]`). */
-const ONE_LINK = /\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?/g
-
 /** A record named without a link: a key, an ADR number, a file. */
 const ONE_NAME = /^(?:[Aa][Dd][Rr][-_\s]*\d{1,5}|[A-Z][A-Z0-9]*-\d+|[^\s()]+\.md|\d{1,5})$/
 
@@ -521,11 +519,9 @@ const ONE_NAME = /^(?:[Aa][Dd][Rr][-_\s]*\d{1,5}|[A-Z][A-Z0-9]*-\d+|[^\s()]+\.md
  */
 export function recordsNamed(text: string, definitions?: LinkDefinitions): string[] {
   // A link to a page elsewhere (`(see [the RFC](https://…))`) names no record of the folder.
-  const links = [...text.matchAll(ONE_LINK)].map((m) => m[0]).filter((link) => !/:\/\//.test(link))
+  const links = linksIn(text).filter((link) => !/:\/\//.test(link))
   if (links.length >= 2) return links.map((link) => linkTarget(link, definitions))
-  const parts = text
-    .trim()
-    .replace(/[.;]+$/, '')
+  const parts = withoutTrailing(text.trim(), '.;')
     .split(NAMES_SEPARATOR)
     .filter((part) => part !== '')
   return parts.length >= 2 && parts.every((part) => ONE_NAME.test(part)) ? parts : []
