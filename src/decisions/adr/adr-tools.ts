@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
 import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
-import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { UnreadableRecord, readDateField, readDateFields, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
-import { CONTEXT_SECTION, DATE_SECTIONS, DECISION_SECTION, RATIONALE_SECTION, STATUS_FIELD, STATUS_NAME, dateFieldOf } from './field-names'
+import { CONTEXT_SECTION, DATE_SECTIONS, DECISION_SECTION, RATIONALE_SECTION, STATUS_FIELD, STATUS_NAME, dateFieldsOf } from './field-names'
 import { readStatusLine, statusesSaid, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
 
 /**
@@ -330,8 +330,8 @@ export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
   const dateLine = filled((sectionNamed(record, DATE_SECTIONS[0] as RegExp) ?? sectionNamed(record, DATE_SECTIONS[1] as RegExp))?.body ?? [])[0]
   const dateSection = dateLine === undefined ? undefined : { value: dateLine.text.trim(), line: dateLine.n }
   const date =
-    readDateField(dateFieldOf(record.preamble), unreadDates, latest) ??
-    readDateField(dateFieldOf(statusSection.body), unreadDates, latest) ??
+    readDateFields(dateFieldsOf(record.preamble), unreadDates, latest) ??
+    readDateFields(dateFieldsOf(statusSection.body), unreadDates, latest) ??
     readDateField(dateSection, unreadDates, latest) ??
     readDateField(fileNameDate(file.name), unreadDates, latest) ??
     statusDate

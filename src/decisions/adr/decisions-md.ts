@@ -3,7 +3,7 @@ import { fileEvidence, statusOfLines } from './adr-tools'
 import { DECISION_DATE_FIELD } from './field-names'
 import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './status-words'
 import { atxHeading, fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
-import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { UnreadableRecord, readDateField, readDateFields, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 /** A key as a log writes one (`D-001`, `ADR-12`), not yet where a heading writes it: see keyWritten. */
 const KEY = String.raw`[A-Z][A-Z0-9]*-\d+`
@@ -261,7 +261,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // `12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
   const inHeading = FIRST_DAY.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
-    readDateField(fieldOf(body, /^date$/i) ?? fieldOf(body, DECISION_DATE_FIELD), unreadDates, latest) ??
+    readDateFields([fieldOf(body, /^date$/i), fieldOf(body, DECISION_DATE_FIELD)], unreadDates, latest) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??
     statusDate
   const said: Array<{ line: number; message: string; read?: true }> = [...notes]

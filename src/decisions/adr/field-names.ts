@@ -30,17 +30,20 @@ export const CONTEXT_SECTION = new RegExp(`^context$|${TRANSLATED_CONTEXT.source
 export const RATIONALE_SECTION = new RegExp(`^(?:rationale|argument)$|${TRANSLATED_RATIONALE.source}`, 'i')
 
 /**
- * A record's `Date:` field, else one named as another language names it (`Fecha:`, `Datum:`,
- * `Data:`): the English name first, so that an English record's `Data:` beside its `Date:` is
- * not taken for its date; and `Data:` or `Datum:` only where it holds a date, a year at least
- * (`Data: 2024-01-04`, `Datum: 05.01.2024`), those being English words too (`Data: customer
- * records`, `Datum: WGS84`), which were said as dates that could not be read.
+ * A record's date fields, in the order they date it: its `Date:` field, its `Decision date:`, and
+ * one named as another language names it (`Fecha:`; `Datum:` or `Data:` where none of those is
+ * written): the English name first, so that an English record's `Data:` beside its `Date:` is not
+ * taken for its date; and `Data:` or `Datum:` only where it holds a date, a year at least (`Data:
+ * 2024-01-04`, `Datum: 05.01.2024`), those being English words too (`Data: customer records`,
+ * `Datum: WGS84`), which were said as dates that could not be read. Each is read in turn until one
+ * writes a day (readDateFields): a `Date: TBD` before `Decision date: 2024-03-01` left the record
+ * undated, the first field found taken as the only one.
  */
-export function dateFieldOf(lines: readonly Line[]): { value: string; line: number } | undefined {
-  const named = fieldOf(lines, /^date$/i) ?? fieldOf(lines, DECISION_DATE_FIELD) ?? fieldOf(lines, /^fecha$/i)
-  if (named !== undefined) return named
+export function dateFieldsOf(lines: readonly Line[]): Array<{ value: string; line: number }> {
+  const named = [fieldOf(lines, /^date$/i), fieldOf(lines, DECISION_DATE_FIELD), fieldOf(lines, /^fecha$/i)].filter((f) => f !== undefined)
+  if (named.length > 0) return named
   const word = fieldOf(lines, /^(?:datum|data)$/i)
-  return word !== undefined && HOLDS_A_DATE.test(word.value) ? word : undefined
+  return word !== undefined && HOLDS_A_DATE.test(word.value) ? [word] : []
 }
 
 /**

@@ -1,9 +1,9 @@
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
-import { dateFieldOf, STATUS_FIELD } from './field-names'
+import { dateFieldsOf, STATUS_FIELD } from './field-names'
 import { madrBody } from './madr'
 import { recordsNamed } from './status-words'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, titleWithoutNumber } from './markdown'
-import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { UnreadableRecord, readDateField, readDateFields, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 /**
  * A log4brains record (`yyyymmdd-slug.md`; also MADR 2.x, which has the same bullets): a
@@ -45,7 +45,7 @@ export function readLog4brains(file: RecordFile, latest?: string): ParsedRecord 
   // import dates the record the day it first sees it.
   const unreadDates: UnreadDate[] = []
   const fromName = named === null ? undefined : { value: named.join('-'), line: 1 }
-  const date = readDateField(dateFieldOf(head), unreadDates, latest) ?? readDateField(fromName, unreadDates, latest) ?? statusLine.date
+  const date = readDateFields(dateFieldsOf(head), unreadDates, latest) ?? readDateField(fromName, unreadDates, latest) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   // Bullets (`* Status: accepted`) are MADR 2's, when the file is not named by a date; the fields of
   // a Nygard record set under its title otherwise (`| Status | Accepted |`, `**Status:** Accepted`,

@@ -2,7 +2,7 @@ import { isMap, isNode, isScalar, parseDocument, parse as parseYaml, stringify a
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { DECISION_DATE_FIELD, TRANSLATED_CONTEXT, TRANSLATED_DECISION, TRANSLATED_RATIONALE } from './field-names'
-import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { UnreadableRecord, readDateField, readDateFields, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { listsChoices, readStatusLine } from './status-words'
 
 /**
@@ -185,7 +185,7 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
           ? writtenAfterKey(matter, matterKey(data, 'date') ?? 'date') || flow(dated)
           : dated
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
-  const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i) ?? fieldOf(record.preamble, DECISION_DATE_FIELD), unread, latest)
+  const written = readDateField(inMatter, unread, latest) ?? readDateFields([fieldOf(record.preamble, /^date$/i), fieldOf(record.preamble, DECISION_DATE_FIELD)], unread, latest)
   if (written !== undefined) return written
   // A file name's day that is no decision's (`02020505-…`, before 1970) is passed over and said
   // at line 1, as a log4brains record's is, not dropped unsaid.

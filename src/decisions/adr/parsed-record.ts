@@ -83,6 +83,18 @@ export function readDateField(field: { value: string; line: number } | undefined
 }
 
 /**
+ * The day the first of some date fields that writes one writes, each read as readDateField reads
+ * it: one before it that cannot be read is told to `unread`, and the next is read.
+ */
+export function readDateFields(fields: ReadonlyArray<{ value: string; line: number } | undefined>, unread: UnreadDate[], latest?: string): string | undefined {
+  for (const field of fields) {
+    const date = readDateField(field, unread, latest)
+    if (date !== undefined) return date
+  }
+  return undefined
+}
+
+/**
  * The problems of a record read without what it writes that cannot be read, at their lines: the
  * dates, and the lines of its status section that say no status beside one that does.
  */

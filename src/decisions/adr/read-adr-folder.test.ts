@@ -2526,6 +2526,32 @@ describe('status forms real repositories write', () => {
     expect(reading.records.find((r) => r.key === 'D-001')?.rationale).toBe('Habit.')
   })
 
+  it('a "Date:" that writes no day (`TBD`, `unknown`, `-`) leaves a "Decision date:" after it to date the record, in every format', () => {
+    const reading = readTexts({
+      '0015-use-grpc.md': '# 15. Use gRPC\n\nDate: TBD\nDecision date: 2024-03-01\n\n## Status\n\nAccepted\n\n## Decision\n\ngRPC.\n',
+      '0016-use-protobuf.md': '# Use Protobuf\n\n- Status: accepted\n- Date: unknown\n- Decision date: 2024-03-02\n\n## Decision Outcome\n\nChosen option: "Protobuf", because it is typed.\n',
+      '0017-use-avro.md': '---\nstatus: accepted\n---\n\n# Use Avro\n\n- Date: -\n- Decision date: 2024-03-03\n\n## Decision Outcome\n\nChosen option: "Avro", because it is small.\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: Accepted\n- Date: TBD\n- Decision date: 2024-03-04\n\nHabit.\n',
+      // log4brains: before the day its file is named by, as a "Date:" field is.
+      '20240101-use-yaml.md': '# Use YAML\n\n- Status: accepted\n- Date: TBD\n- Decision date: 2024-03-05\n\n## Context and Problem Statement\n\nC.\n\n## Decision Outcome\n\nYAML.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0015': ['accepted', '2024-03-01', null, null],
+      'ADR-0016': ['accepted', '2024-03-02', null, null],
+      'ADR-0017': ['accepted', '2024-03-03', null, null],
+      'D-001': ['accepted', '2024-03-04', null, null],
+      '20240101-use-yaml': ['accepted', '2024-03-05', null, null],
+    })
+    // What the first field writes is still said, as one the record is read without.
+    expect(reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)).toEqual([
+      '0015-use-grpc.md:3: "TBD" is not a date; the record is read without it',
+      '0016-use-protobuf.md:4: "unknown" is not a date; the record is read without it',
+      '0017-use-avro.md:7: "-" is not a date; the record is read without it',
+      '20240101-use-yaml.md:4: "TBD" is not a date; the record is read without it',
+      'DECISIONS.md:6: "TBD" is not a date; the record is read without it',
+    ])
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':
