@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NEXT_FIELD, withoutTrailing } from './markdown'
+import { NEXT_FIELD, withoutClosingMarks, withoutTrailing } from './markdown'
 
 /** Lines of fields as logs write them, and of the white space, bars and bold that NEXT_FIELD reads. */
 const line = fc
@@ -22,10 +22,11 @@ describe('NEXT_FIELD, for any line', () => {
 describe('withoutTrailing, for any text', () => {
   it('leaves off the marks it ends with as the pattern did', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('.', ';', ',', ':', '!', ' ', 'x', '\n'), { maxLength: 16 }), (pieces) => {
+      fc.property(fc.array(fc.constantFrom('.', '?', ';', ',', ':', '!', ' ', '\t', '\u00a0', 'x', '\n'), { maxLength: 16 }), (pieces) => {
         const t = pieces.join('')
         expect(withoutTrailing(t, '.;')).toBe(t.replace(/[.;]+$/, ''))
         expect(withoutTrailing(t, '.,;:!')).toBe(t.replace(/[.,;:!]+$/, ''))
+        expect(withoutClosingMarks(t, '.?')).toBe(t.replace(/\s*[.?]+$/, ''))
       }),
       { numRuns: 5000 },
     )

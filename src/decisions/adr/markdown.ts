@@ -249,7 +249,7 @@ const TEMPLATE_GUIDANCE = [
  * in), its apostrophes one, `we're` as `we are`, and no stop or question mark at its end.
  */
 function guidanceWords(paragraph: readonly string[]): string {
-  return paragraph
+  const words = paragraph
     .map((l) => l.replace(/^\s*(?:>\s*)*/, ''))
     .join(' ')
     .replace(/[*_]+/g, '')
@@ -259,7 +259,17 @@ function guidanceWords(paragraph: readonly string[]): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^[[{(]\s*(.*?)\s*[\]})]$/, '$1')
-    .replace(/\s*[.?]+$/, '')
+  return withoutClosingMarks(words, '.?')
+}
+
+/**
+ * A text without the run of `marks` it ends with and the white space before that run, as
+ * `.replace(/\s*[.?]+$/, '')` left it: that pattern ran from each mark of a run to its end, and a
+ * paragraph of 100,000 full stops before a word took half a minute to compare with the guidance.
+ */
+export function withoutClosingMarks(text: string, marks: string): string {
+  const unmarked = withoutTrailing(text, marks)
+  return unmarked.length === text.length ? text : unmarked.trimEnd()
 }
 
 /** Lines without the paragraphs that are a template's guidance (outside code blocks: an example keeps it). */

@@ -3821,3 +3821,23 @@ describe('a link after a status, then a long run of full stops and a word', () =
     expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0001-use-x.md', 5]])
   })
 })
+
+describe('status lines and a paragraph of long runs that the patterns tried from each of their characters', () => {
+  it('are read in a moment, as before: underscores, `](`, `-a` and bars after a status, and full stops before a word', () => {
+    const n = 100_000
+    const reading = readTexts({
+      '0001-use-a.md': `# 1. Use A\n\n## Status\n\nAccepted${'_'.repeat(n)}x\n`,
+      '0002-use-b.md': `# 2. Use B\n\n## Status\n\nAccepted ${']('.repeat(n / 2)}\n`,
+      '0003-use-c.md': `# 3. Use C\n\n## Status\n\nAccepted ${'-a'.repeat(n / 2)}\n`,
+      '0004-use-d.md': `# 4. Use D\n\n## Status\n\nAccepted\n\n## Context\n\n${'.'.repeat(n)}x\n`,
+      '0005-use-e.md': `# 5. Use E\n\n## Status\n\nAccepted ${'|'.repeat(n)}\n`,
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', null, null, null],
+      'ADR-0005': ['accepted', null, null, null],
+    })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message.slice(0, 25)])).toEqual([['0001-use-a.md', 5, 'unknown status "Accepted_']])
+  })
+})

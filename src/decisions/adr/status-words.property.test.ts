@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
 import { readDecisionsMd } from './decisions-md'
-import { DAY_WITH_STATUS, linkAfterStatus, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, unreadDateMessage } from './status-words'
+import { DAY_WITH_STATUS, linkAfterStatus, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, UNDERSCORES, unreadDateMessage, withoutAddresses } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -313,6 +313,26 @@ describe('the separators of a status line, for any line', () => {
         expect(text.replace(DAY_WITH_STATUS, '')).toBe(text.replace(dayBefore, ''))
       }),
       { numRuns: 20000 },
+    )
+  })
+})
+
+describe('the words of a status line without their links\' addresses and emphasis, for any line', () => {
+  /** Links, addresses and schemes, runs of a scheme's characters, underscores and words. */
+  const line = fc
+    .array(
+      fc.constantFrom('](', ')', '(', ']', '[', '<', '>', ':', '//', '://', 'https', 'a', 'Z', '-', '.', '+', '0', '_', '__', ' ', '\t', '\n', 'é', 'x_y', 'rejected'),
+      { maxLength: 18 },
+    )
+    .map((pieces) => pieces.join(''))
+
+  it('are what the patterns tried from every character of a run left', () => {
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(withoutAddresses(text)).toBe(text.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ''))
+        expect(text.replace(UNDERSCORES, '$1')).toBe(text.replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1'))
+      }),
+      { numRuns: 20000, examples: [['0a://b.c://d'], ['x-https://a b'], ['_a://b'], ['[a](rejected/1) <https://x> z']] },
     )
   })
 })

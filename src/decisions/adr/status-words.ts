@@ -50,6 +50,14 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   [/^(rechazad[oa]|descartad[oa]|cancelad[oa]|revocad[oa]|retirad[oa]|rejeitad[oa]|descartad[oa]|revogad[oa]|rejet[eé]e?s?|refus[eé]e?s?|abandonn[eé]e?s?|annul[eé]e?s?|abgelehnt|verworfen|zur[uü]ckgezogen|rifiutat[oa]|respint[oa]|annullat[oa]|scartat[oa])(?![\p{L}\p{N}])/u, 'revoked'],
 ]
 
+/**
+ * The underscores of emphasis, around a word and not inside one (`_Accepted_`; `0005_use_x.md`
+ * keeps its own, as CommonMark reads them), the character before them as `$1`. Tried from a run's
+ * first `_` only (`(?<!_)`), where a match in the run begins anyway: tried from each, `_+` ran to
+ * the run's end, and `Accepted`, 100,000 `_` and `x` took minutes.
+ */
+export const UNDERSCORES = /(^|[^\p{L}\p{N}_])_+|(?<!_)_+(?=[^\p{L}\p{N}_]|$)/gu
+
 /** Status badges before the word: emoji and symbols, with their variation selectors, joiners and skin tones. */
 const BADGE = /^[\p{Extended_Pictographic}\p{So}\p{Emoji_Modifier}\uFE0F\u200D\s]+/u
 
@@ -90,7 +98,7 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
     .replace(LEADING_ARROW, '')
     // Emphasis and code marks; an underscore inside a word (`0005_use_x.md`) is none (CommonMark).
     .replace(/[*`]/g, '')
-    .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
+    .replace(UNDERSCORES, '$1')
     // A mark before the word, as status badges are written (`✅ Accepted`, `⚠️ Deprecated`,
     // `🟡 Proposed`), inside the emphasis it may be in (`**✅ Accepted**`).
     .replace(BADGE, '')
@@ -314,13 +322,59 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
 export function listsChoices(words: string): boolean {
   // A link's address is no list: its folders may be named as statuses (an RFC repository's
   // `rfcs/blob/main/rejected/0012.md`), and an accepted record that linked one was left out.
-  const said = words.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
+  const said = withoutAddresses(words)
   const choices = said.split(/[|/]/).flatMap((choice) => {
     const word = choice.trim()
-    const superseded = new RegExp(String.raw`^${SUPERSEDED_BY}\b`).test(word)
+    const superseded = SUPERSEDED_BY_FIRST.test(word)
     return superseded ? ['superseded'] : WORDS.filter(([pattern]) => pattern.test(word)).map(([, status]) => status)
   })
   return choices.length >= 3 || (choices.includes('accepted') && choices.includes('revoked'))
+}
+
+/** A choice that is a link word of a successor (`superseded by [ADR-0005](…)`), built once, not once a choice. */
+const SUPERSEDED_BY_FIRST = new RegExp(String.raw`^${SUPERSEDED_BY}\b`)
+
+/**
+ * A status line's words without what its links point at, which may be named as statuses are (an
+ * RFC repository's `rfcs/blob/main/rejected/0012.md`): a link's target (`[…](…)` as `[…]`), an
+ * address in angle brackets (`<https://…>`) and a bare one (`https://…`), as
+ * `.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')`
+ * left them. Those scanned from each `](` to the end where no `)` followed, and from each letter of
+ * a run such as `-a-a-a` for the `:` after it: 100,000 characters of either took minutes.
+ */
+export function withoutAddresses(words: string): string {
+  // A target ends at a `)`: none begins after the last one.
+  const lastParen = words.lastIndexOf(')') + 1
+  const targetless = words.slice(0, lastParen).replace(/\]\([^)]*\)/g, ']') + words.slice(lastParen)
+  return withoutBareAddresses(targetless.replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, ''))
+}
+
+/**
+ * A text without its addresses, as `.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')` left it. Every
+ * letter of a run of a scheme's characters ends its scheme at the run's end, where the `://` is or
+ * is not: the run is found once, from its first character, and the address begins at the first
+ * letter of it after a word's boundary.
+ */
+function withoutBareAddresses(text: string): string {
+  const schemes = /(?<![a-z0-9+.-])[a-z0-9+.-]+:\/\/(?=\S)/gi
+  let out = ''
+  let from = 0
+  for (let run = schemes.exec(text); run !== null; run = schemes.exec(text)) {
+    const colon = run.index + run[0].length - 3
+    let start = run.index
+    while (start < colon && !(/[a-z]/i.test(text[start] as string) && (start === 0 || !/\w/.test(text[start - 1] as string)))) start++
+    if (start === colon) {
+      schemes.lastIndex = colon
+      continue
+    }
+    const space = /\s/g
+    space.lastIndex = colon + 3
+    const end = space.exec(text)?.index ?? text.length
+    out += text.slice(from, start)
+    from = end
+    schemes.lastIndex = end
+  }
+  return out + text.slice(from)
 }
 
 /*
@@ -345,7 +399,7 @@ export const NAMES_SEPARATOR = /(?:(?<!\s)\s+)?(?:,|&|\+|\band\b)\s*/i
  * (`Accepted, but only for the backend`, `Accepted, open to revisiting`) is no second one.
  */
 export function listsStatuses(words: string): boolean {
-  const said = words.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
+  const said = withoutAddresses(words)
   const [first, ...rest] = said.toLowerCase().split(STATUS_LIST_SEPARATOR)
   const held = WORDS.find(([pattern]) => pattern.test((first ?? '').replace(BADGE, '').trim()))?.[1]
   if (held === undefined) return false
