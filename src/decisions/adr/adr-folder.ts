@@ -223,11 +223,18 @@ const DEEPER_STATUS = new RegExp(String.raw`^#{3,4}\s+(?:[\p{Extended_Pictograph
 /** A status section (`## Status`, `## Estado`), as bodyFormatOf reads it. */
 const STATUS_SECTION = new RegExp(String.raw`^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#+)?\s*$`, 'imu')
 
+/*
+ * The two below are tested for, never read: each begins with the white space and quote marks of its
+ * own line (`[^\S\n\r\u2028\u2029]`), where it began with `\s*`, which ran on over blank lines from
+ * every line's start, a file of 100,000 blank lines taking a minute and a half to be told a format.
+ * A match after blank lines begins at its own line's start as well. The white space on either side of
+ * a cell's `:` and bold is read in one way only, where three `\s*` tried every split of a run.
+ */
 /** A status field on a line (`- Status: accepted`, `> **Estado:** Aceptado`). */
-const STATUS_FIELD_LINE = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*(:|\*\*:|__:)`, 'im')
+export const STATUS_FIELD_LINE = new RegExp(String.raw`^[^\S\n\r\u2028\u2029]*(?:>[^\S\n\r\u2028\u2029]*)*(?:[-*+]\s+)?(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*(:|\*\*:|__:)`, 'im')
 
 /** A status field in a table's cell (`| Status | Accepted |`, `| Date | Estado |`). */
-const STATUS_FIELD_CELL = new RegExp(String.raw`^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|`, 'im')
+export const STATUS_FIELD_CELL = new RegExp(String.raw`^[^\S\n\r\u2028\u2029]*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?${STATUS_NAME}(\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?\|`, 'im')
 
 /**
  * The key of each record file of a folder (`names`, those read and those that could not be, but

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionKeySchema } from '../decision'
-import { keyOfFile } from './adr-tools'
+import { keyOfFile, STATUS_HEADING_LINE } from './adr-tools'
 
 /** File names as decision records are named: numbered, dated, slugs in any script, long, and words the API reserves. */
 const stem = fc.oneof(
@@ -35,6 +35,26 @@ describe('keyOfFile, for any record file name', () => {
       }),
       // A name the generator may draw in either form (graphemes, precomposed or not).
       { numRuns: 2000, examples: [['\u00e9.md', 'e\u0301.md']] },
+    )
+  })
+})
+
+describe('STATUS_HEADING_LINE, for any text', () => {
+  /** Headings, status words, their marks and white space over several lines. */
+  const text = fc
+    .array(fc.constantFrom('#', '##', '###', ' ', '  ', '\t', '\n', '\r\n', '\u2028', 'Status', 'estado', ':', '-', '\u2014', '**', '__', '\u2705', 'x', 'Accepted'), { maxLength: 18 })
+    .map((pieces) => pieces.join(''))
+  // The pattern as it was, its closing `#`s `\s+#*`.
+  const before = new RegExp(STATUS_HEADING_LINE.source.replace(String.raw`|\s+#+)?\s*$`, String.raw`|\s+#*)?\s*$`), 'gimu')
+
+  it('finds each status heading, its level and its end, where the pattern that tried every split of the white space after it did', () => {
+    expect(before.source).not.toBe(STATUS_HEADING_LINE.source)
+    fc.assert(
+      fc.property(text, (t) => {
+        const found = (pattern: RegExp) => [...t.matchAll(pattern)].map((m) => [m.index, m[0], m[1]])
+        expect(found(STATUS_HEADING_LINE)).toEqual(found(before))
+      }),
+      { numRuns: 20000, examples: [['## Status  \n  x'], ['## Status ##  \n  x\n### Status'], ['##\nStatus']] },
     )
   })
 })

@@ -251,8 +251,13 @@ export function statusHeadingLevel(text: string): number {
   return levels.length === 0 ? 2 : Math.min(...levels)
 }
 
-/** A status heading at level 2 to 4 (`## Status`, `### **Status:** Accepted`). */
-const STATUS_HEADING_LINE = new RegExp(String.raw`^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$`, 'gimu')
+/**
+ * A status heading at level 2 to 4 (`## Status`, `### **Status:** Accepted`). Its closing `#`s are
+ * `\s+#+`, one at least, as bodyFormatOf's STATUS_SECTION has them: `\s+#*` then `\s*$` tried
+ * every split of the white space after `Status`, and a heading over 100,000 spaces and a word took
+ * half a minute; white space alone is what `\s*$` reads, to the same end.
+ */
+export const STATUS_HEADING_LINE = new RegExp(String.raw`^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?${STATUS_NAME}(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#+)?\s*$`, 'gimu')
 
 /**
  * The status lines of a status section: what its heading says after `Status:`, then the lines under

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NEXT_FIELD, withoutClosingMarks, withoutTrailing } from './markdown'
+import { NEXT_FIELD, tableField, withoutClosingMarks, withoutTrailing } from './markdown'
 
 /** Lines of fields as logs write them, and of the white space, bars and bold that NEXT_FIELD reads. */
 const line = fc
@@ -29,6 +29,24 @@ describe('withoutTrailing, for any text', () => {
         expect(withoutClosingMarks(t, '.?')).toBe(t.replace(/\s*[.?]+$/, ''))
       }),
       { numRuns: 5000 },
+    )
+  })
+})
+
+describe('tableField, for any line', () => {
+  /** Table rows of fields, their bold, colons and runs of white space. */
+  const row = fc
+    .array(fc.constantFrom('|', ' ', '  ', '\t', '\u00a0', '**', '__', '*', '_', ':', 'Status', 'Decision date', 'x', '-', 'Accepted', '<!-- a -->'), { maxLength: 16 })
+    .map((pieces) => pieces.join(''))
+  const before = /^\s*\|\s*(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*\|\s*([^|]*)/
+
+  it('reads a name and a value where the pattern that split its white space every way did', () => {
+    fc.assert(
+      fc.property(row, (text) => {
+        const match = before.exec(text)
+        expect(tableField(text)).toEqual(match === null ? undefined : [match[1], match[2]])
+      }),
+      { numRuns: 30000, examples: [['| **Status** | Accepted |'], ['|Status  :  ** | x'], ['| a b  c | d'], ['| Status  x | y']] },
     )
   })
 })

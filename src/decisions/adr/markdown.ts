@@ -323,8 +323,8 @@ export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; 
     }
     if (columned.has(line.n)) continue
     // A row of a table of fields under the title (`| Status | Accepted |`), as some templates keep them.
-    const row = TABLE_FIELD.exec(line.text)
-    if (row !== null && name.test((row[1] as string).trim())) return { value: (row[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
+    const row = tableField(line.text)
+    if (row !== undefined && name.test(row[0].trim())) return { value: row[1].replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
     for (const part of line.text.split(NEXT_FIELD)) {
       const match = /^\s*(?:>\s*)*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(part)
       if (match !== null && name.test((match[1] as string).trim())) {
@@ -365,8 +365,29 @@ function columnsAt(lines: readonly Line[], i: number): { names: string[]; values
   return { names, values: cellsOf(values.text), line: values.n }
 }
 
-/** A table row naming a field in its first cell and its value in the second: `| **Status** | Accepted |`. */
-const TABLE_FIELD = /^\s*\|\s*(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*\|\s*([^|]*)/
+/**
+ * A table row naming a field in its first cell and its value in the second (`| **Status** | Accepted |`):
+ * the name and the value, as `/^\s*\|\s*(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*\|\s*([^|]*)/`
+ * read them. Its lazy name and the three `\s*` after it split a run of spaces every way: a row
+ * `| Status`, 400 spaces and a word, took half a minute, and 100,000 would never end. The name
+ * ends where the rest of the cell may follow, which no letter or `-` begins, and from each space
+ * of a run alike: it is tried there once a run, and the white space around the `:` one way only.
+ */
+export function tableField(text: string): [name: string, value: string] | undefined {
+  const head = /^\s*\|\s*(?:\*\*|__)?(?=[A-Za-z])/.exec(text)
+  if (head === null) return undefined
+  const start = head[0].length
+  const end = start + ((/^[A-Za-z][A-Za-z -]*/.exec(text.slice(start)) as RegExpExecArray)[0].length)
+  const close = /(?:\*\*|__)?\s*(?::\s*)?(?:(?:\*\*|__)\s*)?\|\s*([^|]*)/y
+  for (let at = start + 1; at <= end; at++) {
+    if (at < end && text[at] !== ' ') continue
+    close.lastIndex = at
+    const rest = close.exec(text)
+    if (rest !== null) return [text.slice(start, at), rest[1] as string]
+    while (at + 1 < end && text[at + 1] === ' ') at++
+  }
+  return undefined
+}
 
 /**
  * A `|` or `·` and then a field in bold (`**Date:**`, `__Date__:`): where a line writes its next field.

@@ -3841,3 +3841,23 @@ describe('status lines and a paragraph of long runs that the patterns tried from
     expect(reading.problems.map((p) => [p.path, p.line, p.message.slice(0, 25)])).toEqual([['0001-use-a.md', 5, 'unknown status "Accepted_']])
   })
 })
+
+describe('blank lines, and a long run of spaces after a status heading or a field cell', () => {
+  it('are read in a moment: a format told over 100,000 blank lines, `## Status` and `| Status` before 100,000 spaces', () => {
+    const n = 100_000
+    const reading = readTexts({
+      '0001-use-a.md': `# 1. Use A\n${'\n'.repeat(n)}## Status\n\nAccepted\n`,
+      '0002-use-b.md': `# 2. Use B\n\n## Status\n\n${' '.repeat(n)}x\n\nAccepted\n`,
+      '0003-use-c.md': `# 3. Use C\n\n| Status${' '.repeat(n)}x\n\n## Status\n\nAccepted\n`,
+      '0004-use-d.md': `# 4. Use D\n${'\t\n'.repeat(n / 2)}- Status: accepted\n`,
+    })
+    expect(reading.formats).toEqual({ 'adr-tools': 3, madr: 1 })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', null, null, null],
+    })
+    expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0002-use-b.md', 5]])
+  })
+})
