@@ -26,6 +26,7 @@ describe('withoutTrailing, for any text', () => {
         const t = pieces.join('')
         expect(withoutTrailing(t, '.;')).toBe(t.replace(/[.;]+$/, ''))
         expect(withoutTrailing(t, '.,;:!')).toBe(t.replace(/[.,;:!]+$/, ''))
+        expect(withoutTrailing(t, '.!')).toBe(t.replace(/[.!]+$/, ''))
         expect(withoutClosingMarks(t, '.?')).toBe(t.replace(/\s*[.?]+$/, ''))
       }),
       { numRuns: 5000 },

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
 import { readDecisionsMd } from './decisions-md'
-import { DAY_WITH_STATUS, linkAfterStatus, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, UNDERSCORES, unreadDateMessage, withoutAddresses } from './status-words'
+import { DAY_WITH_STATUS, linkAfterStatus, NAMED_RECORD, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, UNDERSCORES, unreadDateMessage, withoutAddresses } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -333,6 +333,24 @@ describe('the words of a status line without their links\' addresses and emphasi
         expect(text.replace(UNDERSCORES, '$1')).toBe(text.replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1'))
       }),
       { numRuns: 20000, examples: [['0a://b.c://d'], ['x-https://a b'], ['_a://b'], ['[a](rejected/1) <https://x> z']] },
+    )
+  })
+})
+
+describe('NAMED_RECORD, for any text after a link word', () => {
+  /** White space, colons, and the names of records with the marks around them. */
+  const rest = fc
+    .array(fc.constantFrom(' ', '  ', '\t', '\n', ':', '.md', 'x.md', '(', '[2](0002-x.md)', '[', ']', 'ADR', '-', '12', 'D-4', 'adr 3', 'x'), { maxLength: 14 })
+    .map((pieces) => pieces.join(''))
+  const before = new RegExp(NAMED_RECORD.source.replace(String.raw`^\s*(?::\s*)?`, String.raw`^\s*:?\s*`))
+
+  it('names the record the pattern that split the white space around a colon every way named', () => {
+    expect(before.source).not.toBe(NAMED_RECORD.source)
+    fc.assert(
+      fc.property(rest, (text) => {
+        expect(NAMED_RECORD.exec(text)?.[1]).toBe(before.exec(text)?.[1])
+      }),
+      { numRuns: 20000, examples: [['  :.md'], [' : [2](0002-x.md)'], ['::x.md']] },
     )
   })
 })

@@ -404,7 +404,8 @@ export function listsStatuses(words: string): boolean {
   const held = WORDS.find(([pattern]) => pattern.test((first ?? '').replace(BADGE, '').trim()))?.[1]
   if (held === undefined) return false
   return rest.some((item) => {
-    const word = item.replace(BADGE, '').replace(DAY_WITH_STATUS, '').replace(/[.!]+$/, '').trim()
+    const dayless = item.replace(BADGE, '').replace(DAY_WITH_STATUS, '')
+    const word = withoutTrailing(dayless, '.!').trim()
     const whole = WORDS.find(([pattern]) => pattern.exec(word)?.[0] === word)
     return whole !== undefined && whole[1] !== held
   })
@@ -526,8 +527,10 @@ export function linkAfterStatus(plain: string): [before: string, word: string, r
  * (`ADR-0002`, `adr 2`, `D-004`: capitals, as keys are written, so `utf-8` is none) or a file. Only
  * there: words after it (`replaces the workaround of ADR-0003`, `replaces the checklist [wiki](…)`)
  * are prose, and a record they mention is not the one replaced.
+ * The white space around its `:` is read one way (`\s*(?::\s*)?`), where `\s*:?\s*` split a run of
+ * spaces after `Accepted, supersedes` every way, seconds for 100,000 before a word.
  */
-const NAMED_RECORD = /^\s*:?\s*(\[[^\]]*\]|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b)/
+export const NAMED_RECORD = /^\s*(?::\s*)?(\[[^\]]*\]|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b)/
 
 /**
  * The subject of a link word after the status, when it names a part of the record rather than the
