@@ -362,8 +362,9 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     if (format !== 'decisions-md' && reading.records.length === 0) unread(f.name, f.path)
     // A log's sections that could not be read, by their keys.
     for (const key of reading.keys ?? []) if (!reading.records.some((r) => r.key === key)) unreadKeys.set(key, `section in ${f.path}`)
-    problems.push(...reading.problems)
-    parsed.push(...reading.records)
+    // One by one: spread as arguments, a log of 200,000 of either overflowed the stack.
+    for (const problem of reading.problems) problems.push(problem)
+    for (const record of reading.records) parsed.push(record)
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
     if (format === 'decisions-md') {
       const lines = file.text.split(/\r?\n/)

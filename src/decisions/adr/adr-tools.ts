@@ -248,7 +248,7 @@ const STATUS_HEADING = new RegExp(String.raw`^(?:\*\*|__)?${STATUS_NAME}(?:\*\*|
  */
 export function statusHeadingLevel(text: string): number {
   const levels = [...withAtxHeadings(text).matchAll(STATUS_HEADING_LINE)].map((m) => (m[1] as string).length)
-  return levels.length === 0 ? 2 : Math.min(...levels)
+  return levels.length === 0 ? 2 : levels.reduce((least, level) => Math.min(least, level))
 }
 
 /**

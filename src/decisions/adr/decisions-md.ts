@@ -364,7 +364,7 @@ function withoutIndexTables(lines: readonly Line[]): Line[] {
     const column = cells(table[0] as Line).findIndex((c) => KEY_COLUMN.test(c))
     const rows = table.slice(1).filter((row) => !/^[\s|:-]+$/.test(row.text))
     const index = column >= 0 && rows.length > 0 && rows.every((row) => keyWritten(cells(row)[column] ?? '') !== undefined)
-    if (!index) kept.push(...table)
+    if (!index) for (const line of table) kept.push(line)
     i = end
   }
   return kept

@@ -348,7 +348,7 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
     const none = bare ? 'no front matter, so no status' : 'the front matter has no status'
     notes.push({ line: 1, message: `${none}; read as accepted (MADR makes the field optional)`, read: true })
   }
-  notes.push(...inStatus.notes)
+  for (const note of inStatus.notes) notes.push(note)
   const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions, notes) ?? inBody.supersedes
   const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions, notes) ?? inBody.supersededBy
   // What a body line names beside the link taken from it, said; not for a line the front matter overrode.

@@ -218,7 +218,8 @@ function withoutComments(lines: readonly string[]): string[] {
   const out: string[] = []
   let prose: string[] = []
   const flush = () => {
-    if (prose.length > 0) out.push(...withoutProseComments(prose.join('\n')).split('\n'))
+    // Line by line: spread as arguments, a section of 200,000 lines overflowed the stack.
+    if (prose.length > 0) for (const line of withoutProseComments(prose.join('\n')).split('\n')) out.push(line)
     prose = []
   }
   byFences(lines, (line) => prose.push(line), (line) => {
@@ -278,7 +279,7 @@ function withoutGuidance(lines: readonly string[]): string[] {
   let paragraph: string[] = []
   const flush = () => {
     const words = guidanceWords(paragraph)
-    if (!(words !== '' && TEMPLATE_GUIDANCE.some((g) => g.test(words)))) out.push(...paragraph)
+    if (!(words !== '' && TEMPLATE_GUIDANCE.some((g) => g.test(words)))) for (const line of paragraph) out.push(line)
     paragraph = []
   }
   const code = (line: string) => {

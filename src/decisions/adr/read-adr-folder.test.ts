@@ -3873,3 +3873,15 @@ describe('a status and a link word, then a long run of spaces or full stops befo
     expect(reading.problems).toEqual([])
   })
 })
+
+describe('a section of 200,000 lines', () => {
+  it('is read, in a record and in a log, its lines not passed as as many arguments, which overflowed the stack', () => {
+    const lines = 'x\n'.repeat(200_000)
+    const reading = readTexts({
+      '0001-use-a.md': `# 1. Use A\n\n## Status\n\nAccepted\n\n## Context\n\n${lines}\n## Decision\n\nA.\n`,
+      'DECISIONS.md': `# Log\n\n## D-001: Use B\n\n- Status: Accepted\n\n${lines}`,
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'D-001': ['accepted', null, null, null] })
+    expect(reading.records.find((r) => r.key === 'ADR-0001')?.decision).toBe('A.')
+  })
+})
