@@ -6,6 +6,14 @@ import { UnreadableRecord, readDateField, readDateFields, readEnforce, type Link
 import { listsChoices, readStatusLine } from './status-words'
 
 /**
+ * The `because` clause of a decision outcome (`Chosen option: "Postgres", because it is typed`): the
+ * word and the reason. Its white space is tried from a run's first character only (`(?<!\s)`), where
+ * a match in the run begins anyway, `because` following the run's end: tried from each, `\s+` ran
+ * to the run's end, and an outcome of 100,000 spaces before a word took seconds.
+ */
+export const BECAUSE_CLAUSE = /,?(?<!\s)\s+(because:?\s+)([\s\S]+)$/i
+
+/**
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
  * (`Chosen option: "X", because Y`; a Nygard-style record's `## Decision`); the rationale is a `## Rationale` section, else its "because" clause, else the
  * `## Context and Problem Statement`. A paragraph that ends at "because" (MADR's own records list
@@ -32,7 +40,7 @@ export function madrBody(record: MarkdownRecord, title: string, path: string): {
       ? after
       : undefined
   // `because of its ecosystem` gives `because of its ecosystem`: `of its ecosystem` alone says nothing.
-  const clause = /,?\s+(because:?\s+)([\s\S]+)$/i.exec(outcome)
+  const clause = BECAUSE_CLAUSE.exec(outcome)
   const [, word = '', reason = ''] = clause ?? []
   const because = clause === null ? afterList : (/^of\s/i.test(reason) ? `${word}${reason}` : reason).trim()
   const context = textOf((sectionNamed(record, /^context( and problem statement)?$/i) ?? sectionNamed(record, TRANSLATED_CONTEXT))?.body ?? [])

@@ -3885,3 +3885,21 @@ describe('a section of 200,000 lines', () => {
     expect(reading.records.find((r) => r.key === 'ADR-0001')?.decision).toBe('A.')
   })
 })
+
+describe('a long run of spaces after `by`, or in a decision outcome before a word', () => {
+  it('is read in a moment, as before: who took the step, and a `because`, looked for once a run', () => {
+    const spaces = ' '.repeat(100_000)
+    const words = `Accepted${spaces}x`
+    const reading = readTexts({
+      '0001-use-a.md': `# 1. Use A\n\n## Status\n\nSuperseded by ${spaces}x\n`,
+      '0002-use-b.md': `# 2. Use B\n\n## Status\n\nAccepted by ${'\t'.repeat(100_000)}x\n`,
+      '0003-use-c.md': `# ${words}\n\n* Status: ${words}\n* Date: ${words}\n\n## Decision Outcome\n\n${words}\n`,
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+    })
+    expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0003-use-c.md', 4], ['0001-use-a.md', 5]])
+  })
+})

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
 import { readDecisionsMd } from './decisions-md'
-import { DAY_WITH_STATUS, linkAfterStatus, NAMED_RECORD, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, UNDERSCORES, unreadDateMessage, withoutAddresses } from './status-words'
+import { DAY_AFTER_WORD, DAY_WITH_STATUS, dayAfter, linkAfterStatus, NAMED_RECORD, NAMES_SEPARATOR, readDate, readStatusLine, STATUS_LIST_SEPARATOR, STEP, STEP_SEPARATOR, UNDERSCORES, unreadDateMessage, withoutAddresses } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -351,6 +351,31 @@ describe('NAMED_RECORD, for any text after a link word', () => {
         expect(NAMED_RECORD.exec(text)?.[1]).toBe(before.exec(text)?.[1])
       }),
       { numRuns: 20000, examples: [['  :.md'], [' : [2](0002-x.md)'], ['::x.md']] },
+    )
+  })
+})
+
+describe('dayAfter, for any status line', () => {
+  /** Status words, who took the step, `on` and commas, days, runs of white space and names long and short. */
+  const line = fc
+    .array(
+      fc.constantFrom('Accepted', 'Superseded', ' ', '  ', ' '.repeat(30), '\t', '\n', 'by', ' by ', 'on', ' on ', ',', ', ', 'x', 'Roy', 'a'.repeat(40), '2026-10-06', 'July 16, 2026', 'Tuesday, ', '.', ':', '(', '\u{1F600}', '\u00e9'),
+      { maxLength: 14 },
+    )
+    .map((pieces) => pieces.join(''))
+  // The pattern as it was, with who took the step among its separators.
+  const before = new RegExp(DAY_AFTER_WORD.source.replace(String.raw`|\s+)(`, String.raw`|\s+|\s+by\s+[^.;:()\[\]\n]{1,80}?(?:\s+on\s+|\s*,\s*))(`), 'u')
+
+  it('reads the day the pattern that split the white space around who took the step every way read', () => {
+    expect(before.source).not.toBe(DAY_AFTER_WORD.source)
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(dayAfter(text)).toBe(before.exec(text)?.[1])
+      }),
+      {
+        numRuns: 30000,
+        examples: [['Accepted by the maintainer on 2026-10-06'], ['Accepted by Roy Kollen Svendsen, 2026-10-05'], ['Accepted by  , 2026-10-05'], ['Accepted by \n , 2026-10-05'], [`Accepted by ${'a'.repeat(79)} on 2026-10-06`], [`Accepted by ${'\u{1F600}'.repeat(80)} on 2026-10-06`]],
+      },
     )
   })
 })

@@ -110,7 +110,7 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   const read = readStatusWords(rest, before?.[1], definitions)
   // A day written with the status that cannot be read (`Accepted on 12/02/2016`: the 12th of February
   // or December 2nd) is said, not guessed, nor passed over in silence.
-  const written = before?.[1] ?? DAY_AFTER.exec(rest)?.[1]
+  const written = before?.[1] ?? dayAfter(rest)
   if (read?.status !== undefined && read.date === undefined && written !== undefined && readDate(written) === undefined) return { ...read, unreadDate: written }
   return read
 }
@@ -201,7 +201,7 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
 const DAY_ALONE_OR_TIMED = String.raw`(?:${TIME_WRITTEN}|${JEKYLL_TIME}|(?![Tt]|${JEKYLL_TIME}))`
 const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\d{1,2}[./]\d{1,2}[./]\d{4})${DAY_ALONE_OR_TIMED}`
 
-/** A word that begins as a month's name does, in any case (`July`, `Sept`, `DEC`), spelt out: DAY_AFTER has no `i` flag, and the rest of it is read as written. */
+/** A word that begins as a month's name does, in any case (`July`, `Sept`, `DEC`), spelt out: dayAfter's patterns have no `i` flag, and the rest of it is read as written. */
 const MONTH_WORD = `(?:${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
   .map((m) => [...m].map((c) => `[${c}${c.toUpperCase()}]`).join(''))
   .join('|')})\\p{L}*`
@@ -220,13 +220,6 @@ const WEEKDAY_WORD = `(?:${['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
  */
 const NAMED_DAY_WRITTEN = String.raw`(?:${WEEKDAY_WORD}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_WORD}\.?,?\s+\d{4}|${MONTH_WORD}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
 
-/**
- * Who took the step, between the status word and its day (`Accepted by the maintainer on
- * 2026-10-06`, `Accepted by Roy Kollen Svendsen, 2026-10-05`), as many records write it: words
- * of the same sentence (no full stop, bracket or semicolon among them), then `on` or a comma.
- */
-const WHO_ACCEPTED = String.raw`\s+by\s+[^.;:()\[\]\n]{1,80}?(?:\s+on\s+|\s*,\s*)`
-
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
 
@@ -235,17 +228,59 @@ const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 
 /** A day before a status word, and what separates them. */
 const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})`, 'u')
+/** The day dayAfter reads, and the end of it: tried right after a separator. */
+const DAY_AND_END = String.raw`((?:${WEEKDAY_WORD}\.?,?\s+)?${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`
+/** The separators between a status word and its day but who took the step, and the day after them. */
+export const DAY_AFTER_WORD = new RegExp(String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+)${DAY_AND_END}`, 'u')
+/** The words before who took the step, `Accepted by`, and the white space after them. */
+const ACCEPTED_BY = /^\p{L}+\s+by(\s+)/u
+/** The end of who took the step, `on` or a comma, and the day after it, tried where a name may end. */
+const ON_DAY = new RegExp(String.raw`(?:\s+on\s+|\s*,\s*)${DAY_AND_END}`, 'uy')
+
 /**
  * A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`,
  * after its weekday too, as a `Date:` field reads it (`Accepted on Tuesday, 2020-05-05`),
  * or after a dash, `Accepted — 2020-05-05`, `Accepted - 2020-05-05`, as a day before it may be written,
  * or after a full stop, `Accepted. 2026-09-10.`, as many records write the status as a sentence;
  * "on" as a record in another language writes it too (`Aceptado el …`, `Acceptée le …`, `Angenommen am …`).
+ * Or after who took the step (`Accepted by the maintainer on 2026-10-06`, `Accepted by Roy Kollen
+ * Svendsen, 2026-10-05`), as many records write it: words of the same sentence (no full stop,
+ * bracket or semicolon among them, 1 to 80 characters), then `on` or a comma. Read as
+ * `\s+by\s+[^.;:()\[\]\n]{1,80}?(?:\s+on\s+|\s*,\s*)` was, whose white space after `by`, lazy
+ * name and white space before `on` split a run of spaces every way, from each place the name might
+ * end to the run's end: `Superseded by`, 20,000 spaces and a word took a minute and a half. A name
+ * begun inside that white space ends where the name begun at its end has ended already, else at a
+ * character of the white space, from which what follows reads alike: each is tried once, in the
+ * order the pattern tried them.
  */
-const DAY_AFTER = new RegExp(
-  String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+|${WHO_ACCEPTED})((?:${WEEKDAY_WORD}\.?,?\s+)?${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`,
-  'u',
-)
+export function dayAfter(text: string): string | undefined {
+  const word = DAY_AFTER_WORD.exec(text)
+  if (word !== null) return word[1]
+  const by = ACCEPTED_BY.exec(text)
+  if (by === null) return undefined
+  const end = by[0].length
+  const start = end - (by[1] as string).length
+  const dayAt = (at: number) => {
+    ON_DAY.lastIndex = at
+    return ON_DAY.exec(text)?.[1]
+  }
+  // The name from the end of the white space: 1 to 80 characters, none of `.;:()[]` or a line break.
+  for (let at = end, count = 0; count < 80; count++) {
+    const char = String.fromCodePoint(text.codePointAt(at) ?? 0x0a)
+    if (/[.;:()[\]\n]/.test(char)) break
+    at += char.length
+    const day = dayAt(at)
+    if (day !== undefined) return day
+  }
+  // A name begun inside the white space: ending at its last character, then at any before it, alike.
+  if (end - start < 2) return undefined
+  if (text[end - 1] !== '\n') {
+    const day = dayAt(end)
+    if (day !== undefined) return day
+  }
+  for (let at = end - 1; at >= start + 2; at--) if (text[at - 1] !== '\n') return dayAt(at)
+  return undefined
+}
 
 /**
  * "Superseded by" and "Supersedes" as records in Spanish, Portuguese, French, German and Italian
@@ -284,7 +319,7 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   const moved = statusMovedOn(plain, definitions) ?? statusLogOnLine(plain, definitions)
   if (moved !== undefined) return moved
   // The day written with the status word is the status's day, when it is a day of the calendar.
-  const day = readDate(dayBefore ?? DAY_AFTER.exec(plain)?.[1] ?? '')
+  const day = readDate(dayBefore ?? dayAfter(plain) ?? '')
   const withLink = statusWithLink(plain, definitions)
   // A day before the status (`2020-05-05 Accepted, supersedes […]`) was cut off the words the link's head is read from.
   if (withLink !== undefined) return withLink.date === undefined && day !== undefined ? { ...withLink, date: day } : withLink
