@@ -3864,7 +3864,7 @@ describe('blank lines, and a long run of spaces after a status heading or a fiel
 
 describe('a status and a link word, then a long run of spaces or full stops before a word', () => {
   it('is read in a moment, as before: the white space before a name, and the stops of a listed status, tried once', () => {
-    const n = 100_000
+    const n = 200_000
     const reading = readTexts({
       '0001-use-a.md': `# 1. Use A\n\n## Status\n\nAccepted, supersedes ${' '.repeat(n)}x\n`,
       '0002-use-b.md': `# 2. Use B\n\n## Status\n\nAccepted, supersedes ${'.'.repeat(n)}x\n`,
