@@ -60,6 +60,34 @@ describe('policies (R-POL)', () => {
     )
   })
 
+  it('refuses a lone surrogate in a text of the policy, as a point key and every text of a request refuse one, naming the field', async () => {
+    // JSON.stringify writes each as the escape `"\ud800"`, as a hand may: a static default holding
+    // one names no option a request can send, a term or rule no question, and a precondition was
+    // said in every answer standing on it.
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    raw.sensitive_terms.push('sec\ud800')
+    raw.default_precondition = 'not yet\udc00'
+    raw.points[0].match.header = 'tier\ud800'
+    raw.points[0].match.question = 'which tier\ud800'
+    raw.points[0].static_default = 'Tier M\ud800'
+    raw.points[0].precondition = '\udfff typical'
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
+      'mine.json: invalid policy\n' +
+        '  sensitive_terms.8: must not contain lone surrogates\n' +
+        '  default_precondition: must not contain lone surrogates\n' +
+        '  points.0.match.header: must not contain lone surrogates\n' +
+        '  points.0.match.question: must not contain lone surrogates\n' +
+        '  points.0.static_default: must not contain lone surrogates\n' +
+        '  points.0.precondition: must not contain lone surrogates',
+    )
+    // YAML's double quotes write one as JSON does; a pair, an emoji, is one character, and taken.
+    const dir = tempDir('dm-policy-')
+    writeFileSync(join(dir, 'lone.yaml'), 'points:\n  - key: tier\n    match: {question: tier}\n    static_default: "Tier \\ud800M"\n')
+    await expect(loadPolicy(join(dir, 'lone.yaml'))).rejects.toThrow(`${join(dir, 'lone.yaml')}: invalid policy\n  points.0.static_default (line 4): must not contain lone surrogates`)
+    writeFileSync(join(dir, 'pair.yaml'), 'points:\n  - key: tier\n    match: {question: "tier \\ud83d\\ude80"}\n    static_default: "Tier \\ud83d\\ude80"\n')
+    expect((await loadPolicy(join(dir, 'pair.yaml'))).points[0]?.static_default).toBe('Tier \u{1F680}')
+  })
+
   it('refuses a point key spaced at its ends, or white space alone, as the routes refuse a point written so', async () => {
     const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
     raw.points[0].key = 'tier '

@@ -3,14 +3,19 @@ import { normalizeLabel } from './labels'
 import { ambiguousRepeat, oneWayHint } from './ambiguous-repeat'
 import { nestedRepeat } from './nested-repeat'
 import { bareName } from './name-ends'
-import { TrimmedIdentifierSchema } from './observation'
+import { hasNoLoneSurrogate, LONE_SURROGATES, TrimmedIdentifierSchema } from './observation'
 
 /**
  * A term, static default or precondition with something to show: not white space alone, nor
  * invisible marks alone (a zero-width space, a word joiner: bareName, as a label's ends are read),
- * which look blank, as a `match` rule of them is refused.
+ * which look blank, as a `match` rule of them is refused. No lone surrogate (`"\ud800"` in JSON or
+ * YAML), as no text of a request holds one: a static default or term holding one names no option
+ * or question sent, and a precondition holding one was said in every answer standing on it.
  */
-const nonBlank = z.string().refine((text) => bareName(text) !== '', 'must not be blank')
+const nonBlank = z
+  .string()
+  .refine((text) => bareName(text) !== '', 'must not be blank')
+  .refine(hasNoLoneSurrogate, LONE_SURROGATES)
 /**
  * A precondition, said within a sentence (`Recommended when <precondition> — based on …`): its white
  * space one space, none at its ends. A YAML block scalar (`precondition: |` or `>`), the way to
@@ -244,6 +249,11 @@ export const PointPolicySchema = z.strictObject({
                 ? `holds a backspace (${code}), which no ${field} has: \\b in JSON, or in YAML double quotes, is a backspace, not a word boundary; write \\\\b there (in YAML, or '\\b' in single quotes)`
                 : `holds the control character ${code}, which no ${field} has: a backslash escape of JSON, or of YAML double quotes, is read before the rule is; write its backslash twice there (in YAML, or the rule in single quotes)`,
           })
+          continue
+        }
+        // Written as an escape (`"\ud800"`), it fits no header or question: a request holds none.
+        if (!hasNoLoneSurrogate(source)) {
+          ctx.addIssue({ code: 'custom', path: [field], message: LONE_SURROGATES })
           continue
         }
         // White space alone is the empty rule once its ends are trimmed (matchSource), which fits every
