@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp } from '../../test/support/test-app'
+import { loneSurrogateIn, textLeaves } from '../../test/support/text-leaves'
 import type { MemoryStore } from '../memory/store'
 
 // A JSON string may hold a lone UTF-16 surrogate (`"\ud800"`: Python's json.dumps writes one so),
@@ -115,5 +116,40 @@ describe('a text holding a lone surrogate', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.systemMessage).toContain('left as written a question it could not take')
     expect(res.body.systemMessage).toContain(`(tool_input.questions.0.question: ${LONE})`)
+  })
+})
+
+/**
+ * The strings of a request a route reads but neither stores nor sends back, where a lone
+ * surrogate is let be: the hook's `hook_event_name` only tells the event (one it does not know is
+ * answered `{}`), and Claude Code's call must not be refused for it.
+ */
+const NEITHER_STORED_NOR_SENT = ['POST /v1/hooks/claude-code .hook_event_name']
+
+describe('every text of a body', () => {
+  it('refuses a lone surrogate, at every route, so that a text field added without the rule is seen here', async () => {
+    const { app } = await createTestApp()
+    // The routes are read from the document's registry, as route-users.ts reads them.
+    const routes = (app.openAPIRegistry.definitions as Array<{ type: string; route?: any }>).filter((d) => d.type === 'route').map((d) => d.route)
+    const said: Record<string, string> = {}
+    let tried = 0
+    for (const route of routes) {
+      const body = route.request?.body?.content?.['application/json']?.schema
+      for (const leaf of textLeaves(body, `${route.method.toUpperCase()} ${route.path} `)) {
+        tried += 1
+        const answer = loneSurrogateIn(leaf.schema)
+        if (answer !== 'refused') said[leaf.where] = answer
+      }
+    }
+    expect(said).toEqual(Object.fromEntries(NEITHER_STORED_NOR_SENT.map((where) => [where, 'taken'])))
+    // The walk reached the bodies: a question, labels, a decision's texts, a check's and an import's.
+    expect(tried).toBeGreaterThan(60)
+  })
+
+  it('of a URL cannot hold one: its percent-encoding is no UTF-8, refused naming the field', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', `${HOOK}?project=%ED%A0%80`, claudeCodeFixture('post-tool-use-multi'))
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([{ path: 'project', message: '"%ED%A0%80" is not percent-encoded UTF-8' }])
   })
 })

@@ -9,6 +9,7 @@ import { bigWhyCase, BIG_WHY_CASES } from '../../test/support/big-why'
 import { REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { tempDir } from '../../test/support/temp-dir'
+import { loneSurrogateIn, textLeaves } from '../../test/support/text-leaves'
 import { createTestApp } from '../../test/support/test-app'
 import { commandLine } from '../config/bin-path'
 import { mcpBackend } from '../cli/mcp'
@@ -584,6 +585,23 @@ describe('createMcpServer: a lone surrogate in a text', () => {
     }
     expect(observed).toEqual([])
     await client.close()
+  })
+
+  it('is refused by every text of every tool, so that one added without the rule is seen here', () => {
+    const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
+    // The SDK's own table of what each tool checks its arguments by (private, as validateToolInput is).
+    const tools = (server as unknown as { _registeredTools: Record<string, { inputSchema?: unknown }> })._registeredTools
+    const said: Record<string, string> = {}
+    let tried = 0
+    for (const [name, tool] of Object.entries(tools)) {
+      for (const leaf of textLeaves(tool.inputSchema, name)) {
+        tried += 1
+        const answer = loneSurrogateIn(leaf.schema)
+        if (answer !== 'refused') said[leaf.where] = answer
+      }
+    }
+    expect(said).toEqual({})
+    expect(tried).toBeGreaterThan(30)
   })
 })
 
