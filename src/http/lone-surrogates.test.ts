@@ -108,6 +108,25 @@ describe('a text holding a lone surrogate', () => {
     expect((await observationsOf(store2)).map((o) => o.question)).toEqual(['Which checks should run before the PR?'])
   })
 
+  it("costs no answer at the hook's PostToolUse where it is in what the service neither stores nor sends back", async () => {
+    // An option's description is not captured (README), nor are the payload's other fields: a lone
+    // surrogate there must not cost Claude Code's call its answers.
+    const { call, store } = await createTestApp()
+    const post = claudeCodeFixture('post-tool-use-multi')
+    post.transcript_path = '/home/dev/.claude/x\ud800.jsonl'
+    post.permission_mode = 'accept\udc00'
+    post.hook_event_name = 'PostToolUse'
+    for (const where of [post.tool_input, post.tool_response]) {
+      where.questions[0].options[1].description = 'Domain model first\ud800'
+      where.questions[0].options[0].preview = '\udc00'
+      where.annotations = { [where.questions[0].question]: { notes: 'why\ud800' } }
+    }
+    const res = await call('POST', HOOK, post)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toEqual({})
+    expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?', 'Which checks should run before the PR?'])
+  })
+
   it("is no 5xx at the hook's PreToolUse: the question is left to the user as sent", async () => {
     const { call } = await createTestApp()
     const pre = claudeCodeFixture('pre-tool-use')
