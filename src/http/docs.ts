@@ -287,8 +287,9 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
       description:
         'Remembers the choices a user makes when an AI coding agent asks, and recommends what they will pick. ' +
         // Said here once, for every text field: a pattern without the u flag cannot say it.
-        'No text of a request holds a lone UTF-16 surrogate (`"\\ud800"`), which UTF-8 cannot carry: a 400 names the field that does. ' +
-        'Every path answers OPTIONS with 204 and an Allow header listing its methods.',
+        'No text of a request that the service stores or reads holds a lone UTF-16 surrogate (`"\\ud800"`), which UTF-8 cannot carry: a 400 names the field that does ' +
+        "(the fields it keeps as sent, a plan question's `metadata`, and those of a hook payload it neither stores nor sends back, are let be). " +
+        'Every path answers OPTIONS with 204 and an Allow header listing its methods, given the bearer token its operations ask for.',
       // The license package.json names, as linters of the document (redocly's info-license) ask.
       license: { name: 'MIT', identifier: 'MIT' },
     },
