@@ -63,8 +63,9 @@ const NOT_UTF8 = 'bodyNotUtf8'
  */
 const utf8Body: MiddlewareHandler = async (c, next) => {
   // A DELETE's body is not read (DELETE /v1/users/{user}: the path decides), so it is not judged
-  // either: one that is not UTF-8 was refused where one that is not JSON was taken.
-  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next()
+  // either: one that is not UTF-8 was refused where one that is not JSON was taken. Nor an
+  // OPTIONS's, which the Allow of its path answers (RFC 9110 gives its content no use).
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE' || c.req.method === 'OPTIONS') return next()
   const type = c.req.header('content-type') ?? ''
   if (!/^application\/([a-z.-]+\+)?json/i.test(type)) return next()
   // `application/json ; charset=utf-8` is JSON (RFC 9110), which @hono/zod-openapi refused (415):
@@ -109,7 +110,8 @@ const refuseNotUtf8: MiddlewareHandler = async (c, next) => {
  */
 const refuseEncodedBody: MiddlewareHandler = async (c, next) => {
   const encoding = c.req.header('content-encoding')
-  if (encoding === undefined || c.req.method === 'GET' || c.req.method === 'HEAD' || /^\s*(identity\s*)?$/i.test(encoding)) return next()
+  // An OPTIONS's body is not read (utf8Body): compressed or not, the Allow of its path answers it.
+  if (encoding === undefined || c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' || /^\s*(identity\s*)?$/i.test(encoding)) return next()
   // Said of a body only: a request that sends none (a DELETE) has nothing compressed, and is
   // answered as without the header. Read only here, with a content-encoding: rare.
   if (c.req.raw.body === null || (await c.req.arrayBuffer()).byteLength === 0) return next()

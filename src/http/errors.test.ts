@@ -127,6 +127,19 @@ describe('OPTIONS', () => {
     }
   })
 
+  it('reads no body: one sent with it, not JSON, not UTF-8 or compressed, is answered as none', async () => {
+    const { app } = await createTestApp()
+    const bodies: Array<[Record<string, string>, string | Uint8Array]> = [
+      [{ 'content-type': 'application/json' }, '{"question":'],
+      [{ 'content-type': 'application/json' }, new Uint8Array([0x7b, 0xff, 0x7d])],
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, new Uint8Array([0x1f, 0x8b, 0x08])],
+    ]
+    for (const [headers, body] of bodies) {
+      const answer = await app.request('/v1/observations', { method: 'OPTIONS', headers, body })
+      expect([answer.status, answer.headers.get('allow')], JSON.stringify(headers)).toEqual([204, 'OPTIONS, POST'])
+    }
+  })
+
   it('answers a path no route has 404, as every other method there is answered', async () => {
     const { app } = await createTestApp()
     const none = await app.request('/v1/nothing', { method: 'OPTIONS' })
