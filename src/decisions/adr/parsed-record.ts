@@ -83,13 +83,17 @@ export function readDateField(field: { value: string; line: number } | undefined
 }
 
 /**
- * The day the first of some date fields that writes one writes, each read as readDateField reads
- * it: one before it that cannot be read is told to `unread`, and the next is read.
+ * The day the first of some date fields writes, each read as readDateField reads it: one that
+ * writes no day (`Date: TBD`, `unknown`, `-`: no digit) is told to `unread`, and the next is read.
+ * One that writes a day it cannot read (`12/02/2016`, `5 juin 2023`) is told too, and dates the
+ * record as before, the next not read: a day-first folder reads `12/02/2016` as the 12th of
+ * February (settleSlashedDate) as it reads `14/02/2016`, which a `Decision date:` after it does
+ * not override either.
  */
 export function readDateFields(fields: ReadonlyArray<{ value: string; line: number } | undefined>, unread: UnreadDate[], latest?: string): string | undefined {
   for (const field of fields) {
     const date = readDateField(field, unread, latest)
-    if (date !== undefined) return date
+    if (date !== undefined || (field !== undefined && /\d/.test(field.value))) return date
   }
   return undefined
 }

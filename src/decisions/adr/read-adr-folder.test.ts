@@ -2552,6 +2552,29 @@ describe('status forms real repositories write', () => {
     ])
   })
 
+  it('a "Date:" that writes a day it cannot read (`12/02/2016`, `5 juin 2016`) still comes before a "Decision date:", as one it reads does', () => {
+    // A day-first folder (`14/02/2016` can be read one way only) reads `12/02/2016` as the 12th of
+    // February: a "Decision date:" after it is no reason to date the record otherwise than
+    // `Date: 14/02/2016` dates the record beside it.
+    const reading = readTexts({
+      '0001-use-a.md': '# 1. Use A\n\nDate: 14/02/2016\nDecision date: 2016-02-20\n\n## Status\n\nAccepted\n\n## Decision\n\nA.\n',
+      '0002-use-b.md': '# 2. Use B\n\nDate: 12/02/2016\nDecision date: 2016-02-20\n\n## Status\n\nAccepted\n\n## Decision\n\nB.\n',
+      '0003-use-c.md': '# Use C\n\n- Status: accepted\n- Date: 5 juin 2016\n- Decision date: 2016-02-20\n\n## Decision Outcome\n\nChosen option: "C", because it is small.\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: Accepted\n- Date: 5 juin 2016\n- Decision date: 2016-02-20\n\nHabit.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2016-02-14', null, null],
+      'ADR-0002': ['accepted', '2016-02-12', null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'D-001': ['accepted', null, null, null],
+    })
+    expect(reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)).toEqual([
+      '0002-use-b.md:3: "12/02/2016" is read as 2016-02-12, day first, as this folder writes its dates ("14/02/2016" in 0001-use-a.md); write it as YYYY-MM-DD to say so',
+      '0003-use-c.md:4: "5 juin 2016" is not a date; the record is read without it',
+      'DECISIONS.md:6: "5 juin 2016" is not a date; the record is read without it',
+    ])
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':
