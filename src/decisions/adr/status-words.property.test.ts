@@ -378,4 +378,25 @@ describe('dayAfter, for any status line', () => {
       },
     )
   })
+
+  it('reads it alike where the white space after `by` holds line breaks and other spaces, and names end near 80 characters', () => {
+    // Every line begins `… by` and a run of white space, where dayAfter tries the names begun
+    // inside it by hand: a line break there ends such a name (`\r` and U+2028 do not), `on` needs
+    // white space before it, a comma none; a name of 79 to 81 characters, some two UTF-16 units.
+    const space = fc.constantFrom(' ', '\n', '\t', '\r', '\u00a0', '\u2028', '\u3000')
+    const after = fc.constantFrom('on', 'On', ' on ', ',', ', ', 'x', 'by', '2026-10-06', 'Tue, 6 Oct 2026', '\n', ' ', '\u{1F600}', '\ud800', '.', '(')
+    const long = fc.tuple(fc.integer({ min: 76, max: 81 }), fc.constantFrom('a', '\u{1F600}', ' ')).map(([n, c]) => c.repeat(n))
+    const byLine = fc
+      .tuple(fc.constantFrom('Accepted', 'Superseded', 'Approved'), fc.array(space, { minLength: 1, maxLength: 3 }), fc.array(space, { minLength: 1, maxLength: 5 }), fc.array(fc.oneof(after, long), { maxLength: 6 }))
+      .map(([word, before, afterBy, rest]) => `${word}${before.join('')}by${afterBy.join('')}${rest.join('')}`)
+    fc.assert(
+      fc.property(byLine, (text) => {
+        expect(dayAfter(text)).toBe(before.exec(text)?.[1])
+      }),
+      {
+        numRuns: 8000,
+        examples: [['Accepted by\n on 2026-10-06'], ['Accepted by \non 2026-10-06'], ['Accepted by \n, 2026-10-06'], ['Accepted by\r\n, 2026-10-06'], ['Accepted by  on 2026-10-06'], ['Accepted by\u2028on 2026-10-06'], [`Accepted by ${'a'.repeat(80)}, 2026-10-06`], [`Accepted by  ${'a'.repeat(79)}, 2026-10-06`]],
+      },
+    )
+  })
 })
