@@ -140,6 +140,17 @@ describe('OPTIONS', () => {
     }
   })
 
+  it('reads no body over 256 KB either, its length declared or not: a 204, not a 413, as a GET is', async () => {
+    const { app } = await createTestApp()
+    const over = 'x'.repeat(256 * 1024 + 1)
+    const declared = await app.request('/v1/observations', { method: 'OPTIONS', headers: { 'content-length': String(over.length) }, body: over })
+    expect([declared.status, declared.headers.get('allow')]).toEqual([204, 'OPTIONS, POST'])
+    // A stream is sent chunked, its length unknown until read.
+    const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(over)), c.close()) })
+    const chunked = await app.request('/v1/observations', { method: 'OPTIONS', body: stream, duplex: 'half' } as RequestInit)
+    expect([chunked.status, chunked.headers.get('allow')]).toEqual([204, 'OPTIONS, POST'])
+  })
+
   it('answers a path no route has 404, as every other method there is answered', async () => {
     const { app } = await createTestApp()
     const none = await app.request('/v1/nothing', { method: 'OPTIONS' })
