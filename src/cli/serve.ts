@@ -369,7 +369,7 @@ export function serviceServer(listener: NodeListener, options: ServerOptions = {
 
 /** Whether the app refuses the request's body from its declared length alone (app.ts's limitBody). */
 function declaredTooLarge(req: IncomingMessage): boolean {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.headers['transfer-encoding'] !== undefined) return false
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE' || req.headers['transfer-encoding'] !== undefined) return false
   return Number(req.headers['content-length']) > LIMITS.bodyBytes
 }
 

@@ -236,6 +236,22 @@ describe('DELETE /v1/users/{user}', () => {
       expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
     }
   })
+
+  it('reads no body over 256 KB either, its length declared or not: the user of the path is forgotten, not a 413', async () => {
+    const { app, call } = await seeded()
+    const over = 'x'.repeat(256 * 1024 + 1)
+    // A stream is sent chunked, its length unknown until read.
+    const chunked = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(over)), c.close()) })
+    for (const [user, init] of [
+      ['alice', { headers: { 'content-length': String(over.length) }, body: over }],
+      ['bob', { body: chunked, duplex: 'half' }],
+    ] as const) {
+      const r = await app.request(`/v1/users/${user}`, { method: 'DELETE', ...init } as RequestInit)
+      expect([user, r.status]).toEqual([user, 200])
+      expect(((await r.json()) as { deleted: number }).deleted).toBeGreaterThan(0)
+      expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
+    }
+  })
 })
 
 describe('GET /v1/users/{user}/preferences?as_of= (R-REC-9)', () => {
