@@ -1,5 +1,5 @@
-import { parse as parseYaml } from 'yaml'
 import { fileEvidence } from './adr-tools'
+import { boundedMatter, parseMatter } from './front-matter'
 import { numbered, textOf, type Line } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readStatusLine, statusesSaid } from './status-words'
@@ -39,14 +39,11 @@ export function isAxmeCode(text: string): boolean {
 const NO_LINK = /^(?:|null|~|none|-|\[\])$/i
 
 /** The string a YAML front matter gives a key (`decision: >` over folded lines), else ''. */
-function yamlText(lines: readonly Line[], key: string): string {
-  try {
-    const data: unknown = parseYaml(lines.map((l) => l.text).join('\n'))
-    const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined
-    return typeof value === 'string' ? value.trim() : ''
-  } catch {
-    return ''
-  }
+function yamlText(yaml: string, key: string): string {
+  const parsed = parseMatter(yaml)
+  const data = 'value' in parsed ? parsed.value : undefined
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined
+  return typeof value === 'string' ? value.trim() : ''
 }
 
 /**
@@ -61,6 +58,9 @@ export function readAxmeCode(file: RecordFile, latest?: string): ParsedRecord {
   const matter = frontMatter(lines)
   if (matter === undefined) throw new UnreadableRecord(1, 'no front matter: an AXME Code decision opens with "---" on its first line')
   const { fields, end } = matter
+  // Read line by line, its fields take no time however long it is; but a front matter over the
+  // limit is none AXME Code writes, and said so, as a MADR record's is, rather than read in part.
+  const yaml = boundedMatter(lines.slice(1, end))
   const id = fields.get('id')
   if (id === undefined || id.value === '') throw new UnreadableRecord(1, 'the front matter has no id')
   const body = lines.slice(end + 1)
@@ -71,8 +71,8 @@ export function readAxmeCode(file: RecordFile, latest?: string): ParsedRecord {
   // Code writes and reads them; in the front matter (`decision: >`, `reasoning: >`) when the body has none.
   const after = body.slice(titleAt + 1)
   const reasoningAt = after.findIndex((l) => /^##\s+Reasoning\s*$/i.test(l.text))
-  const decision = textOf(reasoningAt === -1 ? after : after.slice(0, reasoningAt)) || yamlText(lines.slice(1, end), 'decision')
-  const reasoning = (reasoningAt === -1 ? '' : textOf(after.slice(reasoningAt + 1))) || yamlText(lines.slice(1, end), 'reasoning')
+  const decision = textOf(reasoningAt === -1 ? after : after.slice(0, reasoningAt)) || yamlText(yaml, 'decision')
+  const reasoning = (reasoningAt === -1 ? '' : textOf(after.slice(reasoningAt + 1))) || yamlText(yaml, 'reasoning')
   // No status is a decision in force, as AXME Code reads it.
   const statusField = fields.get('status')
   const status = statusField === undefined || statusField.value === '' ? 'accepted' : readStatusLine(statusField.value)?.status

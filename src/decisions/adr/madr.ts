@@ -1,4 +1,5 @@
-import { isMap, isNode, isScalar, parseDocument, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml'
+import { isMap, isNode, isScalar, parseDocument, stringify as stringifyYaml } from 'yaml'
+import { boundedMatter, parseMatter } from './front-matter'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { DECISION_DATE_FIELD, TRANSLATED_CONTEXT, TRANSLATED_DECISION, TRANSLATED_RATIONALE } from './field-names'
@@ -297,20 +298,16 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   }
   if (!bare && end === -1) throw new UnreadableRecord(1, 'the front matter opened by "---" is never closed')
   const matter = bare ? [] : lines.slice(1, end)
-  let data: Record<string, unknown>
-  try {
-    const parsed: unknown = parseYaml(matter.map((l) => l.text).join('\n'))
-    data = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
-  } catch (error) {
+  const parsed = parseMatter(boundedMatter(matter))
+  if ('reason' in parsed) {
     // MADR 3's template writes its status list in braces, `status: {proposed | rejected | … |
     // superseded by [ADR-0005](…)}`, which YAML cannot read: left as it was, it is said as the
     // template's list, as MADR 4's quoted one is, not as front matter that is not YAML.
     templateStatus(matter)
-    const at = error instanceof YAMLParseError ? (error.linePos?.[0]?.line ?? 1) : 1
-    // yaml counts lines from the front matter's first line and says so; the file's line is ours.
-    const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/\s*at line \d+, column \d+:?\s*$/, '')
-    throw new UnreadableRecord(at + 1, `front matter is not valid YAML: ${reason}`)
+    // Lines are counted from the front matter's first line; the file's line is one more.
+    throw new UnreadableRecord(parsed.line + 1, `front matter is not valid YAML: ${parsed.reason}`)
   }
+  const data: Record<string, unknown> = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>) : {}
   const record = parseRecord(lines.slice(end + 1))
   // `Title:` too, as each key is read in any case (matterField): read as `data.title` alone, a record
   // titled so in its front matter, with no heading, was refused as having no title.

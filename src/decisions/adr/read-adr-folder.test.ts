@@ -3926,3 +3926,69 @@ describe('a long run of spaces after `by`, or in a decision outcome before a wor
     expect(reading.problems.map((p) => [p.path, p.line])).toEqual([['0003-use-c.md', 4], ['0001-use-a.md', 5]])
   })
 })
+
+describe('front matter that is not YAML', () => {
+  it('is said at its line with yaml’s reason, as before its errors were left unformatted', () => {
+    const record = (matter: string) => `---\n${matter}\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n`
+    const reading = readTexts({
+      '0001-use-a.md': record('status: accepted\ndate: [2024-01-02'),
+      '0002-use-b.md': record('status: accepted\n  date: 2024-01-02\n deciders: Ann'),
+      '0003-use-c.md': record('status: accepted\nstatus: proposed'),
+      '0004-use-d.md': record('date: 2024-01-02\nstatus: "accepted\ndeciders: Ann'),
+      '0005-use-e.md': record('status: "accepted" for now'),
+      '0006-use-f.md': record('status: accepted\n\tdate: 2024-01-02'),
+      '0007-use-g.md': record(`status: accepted\ndeciders: ${'['.repeat(12_000)}`),
+      '0008-use-h.md': record('status: accepted\ndeciders: }'),
+    })
+    expect(reading.records).toEqual([])
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0001-use-a.md', 3, 'front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+      ['0002-use-b.md', 2, 'front matter is not valid YAML: Nested mappings are not allowed in compact mappings'],
+      ['0003-use-c.md', 3, 'front matter is not valid YAML: Map keys must be unique'],
+      ['0004-use-d.md', 4, 'front matter is not valid YAML: Missing closing "quote'],
+      ['0005-use-e.md', 2, 'front matter is not valid YAML: Unexpected scalar at node end'],
+      ['0006-use-f.md', 3, 'front matter is not valid YAML: Tabs are not allowed as indentation'],
+      ['0007-use-g.md', 3, 'front matter is not valid YAML: Maximum call stack size exceeded'],
+      ['0008-use-h.md', 3, 'front matter is not valid YAML: Unexpected flow-map-end token in YAML stream: "}"'],
+    ])
+  })
+
+  it('over 16 KB is said at its first line, naming the limit, and not read, in a moment however it is written; the rest of the folder is imported', () => {
+    // 100 KB of `]`, `}`, `* ` or `:` lines took yaml 3 to 20 s each, most of it quoting the lines
+    // around each of its errors, and held up the import of the whole folder.
+    const n = 100_000
+    const madr = (matter: string) => `---\nstatus: accepted\n${matter}\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n`
+    const reading = readTexts({
+      '0001-use-a.md': madr(`deciders: ${']'.repeat(n)}`),
+      '0002-use-b.md': madr(`deciders: ${'}'.repeat(n)}`),
+      '0003-use-c.md': madr(`deciders: ${'* '.repeat(n / 2)}`),
+      '0004-use-d.md': madr(':\n'.repeat(n / 2)),
+      '0005-use-e.md': madr(`deciders: ${'['.repeat(n)}`),
+      '0006-use-f.md': madr('deciders: Ann'),
+      'D-001-use-g.md': `---\nid: D-001\ntitle: Use G\nsource: ${'] '.repeat(n / 2)}\n---\n\n# Use G\n`,
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0006': ['accepted', null, null, null] })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual(
+      ['0001-use-a.md', '0002-use-b.md', '0003-use-c.md', '0004-use-d.md', '0005-use-e.md', 'D-001-use-g.md'].map((path) => [
+        path,
+        1,
+        "the front matter is 98 KB, over the 16 KB a record's is read to; it is not read",
+      ]),
+    )
+  })
+
+  it('of 16 KB is read, and one byte more is not', () => {
+    const record = (bytes: number) => {
+      const head = 'status: accepted\nnotes: '
+      return `---\n${head}${'x'.repeat(bytes - head.length)}\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n`
+    }
+    // Counted in bytes of UTF-8, as the limit is said: 16 KB of é is 8,192 of them (here 8,181 and the 24 bytes before).
+    const accents = `---\nstatus: accepted\nnotes: ${'é'.repeat(8_181)}\n---\n\n# Use Z\n\n## Decision Outcome\n\nChosen option: "Z".\n`
+    const reading = readTexts({ '0001-use-x.md': record(16 * 1024), '0002-use-y.md': record(16 * 1024 + 1), '0003-use-z.md': accents })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null] })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0002-use-y.md', 1, "the front matter is 17 KB, over the 16 KB a record's is read to; it is not read"],
+      ['0003-use-z.md', 1, "the front matter is 17 KB, over the 16 KB a record's is read to; it is not read"],
+    ])
+  })
+})
