@@ -28,7 +28,9 @@ export function boundedMatter(matter: readonly Line[]): string {
  */
 export function parseMatter(text: string): { value: unknown } | { reason: string; line: number } {
   try {
-    return { value: parseYaml(text, { prettyErrors: false }) }
+    // `logLevel: 'error'`: a warning (`x: !custom b`, a tag it does not know) is no reason a record
+    // cannot be read, and yaml would write it to the process's stderr, among import-adr's problems.
+    return { value: parseYaml(text, { prettyErrors: false, logLevel: 'error' }) }
   } catch (error) {
     const line = error instanceof YAMLParseError ? lineAt(text, error.pos[0]) : 1
     return { reason: (error as Error).message.split('\n')[0] ?? '', line }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { readRecordFolder } from './adr-folder'
 import { fieldOf, numbered } from './markdown'
 import { readAdrFolder } from './read-adr-folder'
@@ -3975,6 +3975,18 @@ describe('front matter that is not YAML', () => {
         "the front matter is 98 KB, over the 16 KB a record's is read to; it is not read",
       ]),
     )
+  })
+
+  it('with a tag YAML does not know is read, and nothing written to stderr beside its problems', () => {
+    // yaml warned of `!custom` on the process's stderr, `(node:…) [TAG_RESOLVE_FAILED] YAMLWarning`.
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined)
+    try {
+      const reading = readTexts({ '0001-use-x.md': '---\nstatus: accepted\nowner: !custom Ann\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n' })
+      expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null] })
+      expect(warn).not.toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
   })
 
   it('of 16 KB is read, and one byte more is not', () => {
