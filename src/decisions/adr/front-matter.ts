@@ -4,11 +4,14 @@ import { UnreadableRecord } from './parsed-record'
 
 /**
  * The most of a record's front matter read as YAML, in bytes. MADR's and AXME Code's are a few
- * lines (under 300 bytes in their own records); `yaml` takes seconds over 100 KB of `]`, `* ` or
- * `:\n` (each error formatted with its context, duplicate keys compared pairwise), and such a file
- * (generated, minified, or a mistake) held up the import of its whole folder.
+ * lines (under 300 bytes in their own records), but AXME Code's may hold the decision and its
+ * reasoning, each up to 8,000 characters (DECISION_LIMITS.textLength), some 48 KB in a script of
+ * three bytes a character: 64 KB reads every record the service could store. `yaml` takes seconds
+ * over 100 KB of `]`, `* ` or `:\n` (each error formatted with its context, duplicate keys compared
+ * pairwise), and such a file (generated, minified, or a mistake) held up the import of its whole
+ * folder; at 64 KB, unformatted, under a second.
  */
-export const FRONT_MATTER_LIMIT = 16 * 1024
+export const FRONT_MATTER_LIMIT = 64 * 1024
 
 /** The front matter's text, or, over FRONT_MATTER_LIMIT, an UnreadableRecord at its first line naming the limit. */
 export function boundedMatter(matter: readonly Line[]): string {

@@ -3953,7 +3953,7 @@ describe('front matter that is not YAML', () => {
     ])
   })
 
-  it('over 16 KB is said at its first line, naming the limit, and not read, in a moment however it is written; the rest of the folder is imported', () => {
+  it('over 64 KB is said at its first line, naming the limit, and not read, in a moment however it is written; the rest of the folder is imported', () => {
     // 100 KB of `]`, `}`, `* ` or `:` lines took yaml 3 to 20 s each, most of it quoting the lines
     // around each of its errors, and held up the import of the whole folder.
     const n = 100_000
@@ -3972,7 +3972,7 @@ describe('front matter that is not YAML', () => {
       ['0001-use-a.md', '0002-use-b.md', '0003-use-c.md', '0004-use-d.md', '0005-use-e.md', 'D-001-use-g.md'].map((path) => [
         path,
         1,
-        "the front matter is 98 KB, over the 16 KB a record's is read to; it is not read",
+        "the front matter is 98 KB, over the 64 KB a record's is read to; it is not read",
       ]),
     )
   })
@@ -3989,18 +3989,27 @@ describe('front matter that is not YAML', () => {
     }
   })
 
-  it('of 16 KB is read, and one byte more is not', () => {
+  it('of 64 KB is read, and one byte more is not', () => {
     const record = (bytes: number) => {
       const head = 'status: accepted\nnotes: '
       return `---\n${head}${'x'.repeat(bytes - head.length)}\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n`
     }
-    // Counted in bytes of UTF-8, as the limit is said: 16 KB of é is 8,192 of them (here 8,181 and the 24 bytes before).
-    const accents = `---\nstatus: accepted\nnotes: ${'é'.repeat(8_181)}\n---\n\n# Use Z\n\n## Decision Outcome\n\nChosen option: "Z".\n`
-    const reading = readTexts({ '0001-use-x.md': record(16 * 1024), '0002-use-y.md': record(16 * 1024 + 1), '0003-use-z.md': accents })
+    // Counted in bytes of UTF-8, as the limit is said: 64 KB of é is 32,768 of them (here 32,757 and the 24 bytes before).
+    const accents = `---\nstatus: accepted\nnotes: ${'é'.repeat(32_757)}\n---\n\n# Use Z\n\n## Decision Outcome\n\nChosen option: "Z".\n`
+    const reading = readTexts({ '0001-use-x.md': record(64 * 1024), '0002-use-y.md': record(64 * 1024 + 1), '0003-use-z.md': accents })
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null] })
     expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
-      ['0002-use-y.md', 1, "the front matter is 17 KB, over the 16 KB a record's is read to; it is not read"],
-      ['0003-use-z.md', 1, "the front matter is 17 KB, over the 16 KB a record's is read to; it is not read"],
+      ['0002-use-y.md', 1, "the front matter is 65 KB, over the 64 KB a record's is read to; it is not read"],
+      ['0003-use-z.md', 1, "the front matter is 65 KB, over the 64 KB a record's is read to; it is not read"],
     ])
+  })
+
+  it('of an AXME Code record holding a decision and reasoning at the limits the service stores, in a script of three bytes a character, is read', () => {
+    // 8,000 characters each (a decision's text limit), 24,000 bytes each in UTF-8: over 16 KB, the
+    // limit first chosen, which refused records the service would store.
+    const text = '決'.repeat(8_000)
+    const reading = readTexts({ 'D-001-use-g.md': `---\nid: D-001\ntitle: Use G\nenforce: required\ndecision: ${text}\nreasoning: ${text}\ndate: 2025-10-03\n---\n` })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision.length, r.rationale.length])).toEqual([['D-001', 8_000, 8_000]])
   })
 })
