@@ -113,7 +113,7 @@ const SCOPE_CHALLENGE = {
  * auth.ts), added here to every operation that can give them instead of being copied into each
  * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
  * /healthz, for a user the request names; without it, a request not of this machine), 413 wherever a body is read (every
- * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
+ * method but GET, HEAD and DELETE: the limit is the method's, whatever the route), 415 wherever a body is
  * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a
  * URL whose percent-encoding is not UTF-8 is refused before any route (url-encoding.ts),
  * `/healthz?x=%FF` too, and a query parameter a route does not have (router.ts); 408 on every one,
@@ -156,7 +156,8 @@ export function withMiddlewareErrors(document: Document): Document {
             'a request addressed to a name not of this machine (`host`) or sent by a web page of another site (`origin`)',
         )
       }
-      if (method !== 'get' && method !== 'head') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
+      // A DELETE's body is not read (app.ts's limitBody), so not counted either.
+      if (method !== 'get' && method !== 'head' && method !== 'delete') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
       if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`)')
       // A compressed body is refused whatever the route (app.ts), one that takes no body too.
       else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`), though the operation reads none')
