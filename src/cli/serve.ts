@@ -7,7 +7,7 @@ import { shellWord } from '../config/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens, TokensFileError, type TokenTable } from '../config/load-tokens'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
-import { createApp } from '../http/app'
+import { bodyNotRead, createApp } from '../http/app'
 import { answerClientError, answerConnect, answerExpectation, answerMissingHost, answerRequestError } from '../http/client-error'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies, type ValidBodies } from '../http/recommendations'
@@ -369,7 +369,7 @@ export function serviceServer(listener: NodeListener, options: ServerOptions = {
 
 /** Whether the app refuses the request's body from its declared length alone (app.ts's limitBody). */
 function declaredTooLarge(req: IncomingMessage): boolean {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE' || req.headers['transfer-encoding'] !== undefined) return false
+  if (bodyNotRead(req.method ?? '') || req.headers['transfer-encoding'] !== undefined) return false
   return Number(req.headers['content-length']) > LIMITS.bodyBytes
 }
 

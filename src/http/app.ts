@@ -47,6 +47,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 const NOT_UTF8 = 'bodyNotUtf8'
 
 /**
+ * Whether a request of `method` has its body left unread, so neither judged (utf8Body) nor counted
+ * (limitBody, and serve.ts's 413 before 100 Continue): GET and HEAD take none, a DELETE's path names
+ * the user it forgets, an OPTIONS is answered by its path's Allow.
+ */
+export const bodyNotRead = (method: string) => method === 'GET' || method === 'HEAD' || method === 'DELETE' || method === 'OPTIONS'
+
+/**
  * A JSON body is UTF-8 (RFC 8259), whatever its content type's `charset` says: bytes that are not
  * UTF-8 (`Caf\xE9` sent as Latin-1) are refused as `invalid_json`, not read with U+FFFD in their
  * place, which would store `Caf\uFFFD` and make two labels, users or questions that differ there one
@@ -65,7 +72,7 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
   // A DELETE's body is not read (DELETE /v1/users/{user}: the path decides), so it is not judged
   // either: one that is not UTF-8 was refused where one that is not JSON was taken. Nor an
   // OPTIONS's, which the Allow of its path answers (RFC 9110 gives its content no use).
-  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE' || c.req.method === 'OPTIONS') return next()
+  if (bodyNotRead(c.req.method)) return next()
   const type = c.req.header('content-type') ?? ''
   if (!/^application\/([a-z.-]+\+)?json/i.test(type)) return next()
   // `application/json ; charset=utf-8` is JSON (RFC 9110), which @hono/zod-openapi refused (415):
@@ -153,7 +160,7 @@ const limitStreamedBody = bodyLimit({ maxSize: LIMITS.bodyBytes, onError: tooLar
 const limitBody: MiddlewareHandler = (c, next) => {
   // An OPTIONS's body is not read (utf8Body), so not counted either: the Allow of its path answers
   // it; nor a DELETE's, whose path names the user it forgets.
-  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' || c.req.method === 'DELETE') return next()
+  if (bodyNotRead(c.req.method)) return next()
   const length = c.req.header('content-length')
   if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
     return Number(length) > LIMITS.bodyBytes ? Promise.resolve(tooLarge(c)) : next()
