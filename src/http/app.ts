@@ -250,8 +250,11 @@ function slashMore(
 const allowed = (methods: readonly string[]) => [...methods, 'OPTIONS'].sort().join(', ')
 
 function methodNotAllowed(c: Context, methods: readonly string[]) {
-  c.header('Allow', allowed(methods))
-  return c.json(errorBody(c, 'method_not_allowed', `${c.req.path} takes ${methods.join(', ')}, not ${c.req.method}`), 405)
+  const allow = allowed(methods)
+  c.header('Allow', allow)
+  // The methods Allow lists, OPTIONS among them: a message naming POST alone beside `Allow:
+  // OPTIONS, POST` had the one answer say two things of the path.
+  return c.json(errorBody(c, 'method_not_allowed', `${c.req.path} takes ${allow}, not ${c.req.method}`), 405)
 }
 
 /**
