@@ -43,6 +43,31 @@ describe('a query parameter given more than once', () => {
     expect(error.issues).toEqual([{ path: 'user', message: 'given more than once in the query: give it once' }])
   })
 
+  // A route that reads its user from the body or the path lets ?user= pass when it names that user
+  // (query-user.ts): given twice, even twice that user, it is refused as on a route that reads it.
+  it.each([
+    ['POST /v1/observations', 'POST', '/v1/observations?user=alice&user=alice', { question: 'Which tier?', all_options: ['S', 'M'], user_choice: 'S', user: 'alice' }],
+    ['POST /v1/recommendations', 'POST', '/v1/recommendations?user=alice&user=alice', { question: 'Which tier?', all_options: ['S', 'M'], user: 'alice' }],
+    ['POST /v1/sessions', 'POST', '/v1/sessions?user=alice&user=alice', { session_id: 's-1', user: 'alice' }],
+    ['GET /v1/users/{user}/preferences', 'GET', '/v1/users/alice/preferences?user=alice&user=alice', undefined],
+    ['DELETE /v1/users/{user}', 'DELETE', '/v1/users/alice?user=alice&user=alice', undefined],
+  ])('refuses %s’s ?user= given twice, the same user, as given more than once, and stores nothing', async (_, method, url, body) => {
+    const { call } = await createTestApp()
+    const answer = await call(method, url, body)
+    expect(answer.status).toBe(400)
+    expect(answer.body.error).toMatchObject({ code: 'invalid_request', message: 'invalid request: user' })
+    expect(answer.body.error.issues).toEqual([{ path: 'user', message: 'given more than once in the query: give it once' }])
+    expect((await call('GET', '/v1/users/alice/export')).body).not.toMatch(/"type":"(observation|session)"/)
+  })
+
+  it('refuses a body route’s ?user= given for each of its users as given more than once', async () => {
+    const { call } = await createTestApp()
+    const choice = { question: 'Which tier?', all_options: ['S', 'M'], user_choice: 'S' }
+    const answer = await call('POST', '/v1/observations?user=alice&user=bob', [{ ...choice, user: 'alice' }, { ...choice, user: 'bob' }])
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.issues).toEqual([{ path: 'user', message: 'given more than once in the query: give it once' }])
+  })
+
   it('leaves a parameter the route does not have, given twice, ignored as one given once', async () => {
     const { app } = await createTestApp()
     expect((await app.request('/v1/users/alice/preferences?_=1&_=2')).status).toBe(200)

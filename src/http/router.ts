@@ -50,10 +50,12 @@ function queryUserParameter(route: Route) {
   const inPath = (route.request?.params as { shape?: Record<string, unknown> } | undefined)?.shape?.user !== undefined
   const description = inPath
     ? 'Not read: the operation acts for the user of its path. Let pass where it names that user, as a client adding `?user=` to every call sends it; ' +
-      'one naming another user is refused, `400 invalid_request` naming `user` (`give the user in the path, not in the query`).'
+      'one naming another user is refused, `400 invalid_request` naming `user` (`give the user in the path, not in the query`), and so is one given more than once, ' +
+      'even twice that user (`given more than once in the query: give it once`).'
     : 'Not read: the operation acts for the user its body names (`default` where a body of observations, a recommendation, a plan or a session names none; a check that names none acts for no user, and any `?user=` beside it is refused). ' +
       'Let pass where it names that user, as a client adding `?user=` to every call sends it; one naming another user is refused, ' +
-      '`400 invalid_request` naming `user` (`give the user in the body, not in the query`).'
+      '`400 invalid_request` naming `user` (`give the user in the body, not in the query`), and so is one given more than once, even twice that user ' +
+      '(`given more than once in the query: give it once`).'
   return { name: 'user', in: 'query' as const, required: false, description, schema: { ...z.toJSONSchema(IdentifierSchema, { io: 'input' }), $schema: undefined } }
 }
 
