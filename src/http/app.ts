@@ -11,7 +11,7 @@ import { isUnservedAsset, mountDocs } from './docs'
 import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
-import { judgedType, SENT_TYPE } from './json-type'
+import { JSON_REQUEST, judgedType, SENT_TYPE } from './json-type'
 import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
@@ -34,7 +34,8 @@ import { userRoutes } from './users'
  */
 const emptyFormBody: MiddlewareHandler = async (c, next) => {
   const type = c.req.header('content-type')
-  const declared = /^application\/([a-z.-]+\+)?json/i.test(type ?? '')
+  // JSON as the route takes it: a type that only begins as JSON's (`application/jsonl`) is another.
+  const declared = type !== undefined && JSON_REQUEST.test(judgedType(type))
   const length = Number(c.req.header('content-length') ?? NaN)
   if (type !== undefined && !declared && length === 0 && c.req.header('transfer-encoding') === undefined) c.req.raw.headers.delete('content-type')
   await next()
@@ -84,6 +85,11 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
       c.set(SENT_TYPE as never, type as never)
       c.req.raw.headers.set('content-type', judged)
     }
+    // A type that only begins as JSON's (`application/jsonl`, `application/json-seq`), or one of
+    // two given where the other is not JSON, is no type the route takes: its body is left unread,
+    // and refused 415 for its type, as in text/plain. Judged here, its bytes that were not UTF-8
+    // were refused 400 `invalid_json`, and the same body in UTF-8 415.
+    if (!JSON_REQUEST.test(judged)) return next()
   }
   const bytes = await c.req.arrayBuffer()
   let text: string

@@ -252,6 +252,35 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(withBom.status).toBe(201)
   })
 
+  it('answers a body that is not UTF-8 in a type no route takes as JSON as it answers one that is: 415 for its type, not 400 for its bytes', async () => {
+    const latin1 = Buffer.from(JSON.stringify({ ...OBS, question: 'Caf\u00e9?' }), 'latin1')
+    const utf8 = Buffer.from(JSON.stringify({ ...OBS, question: 'Caf\u00e9?' }), 'utf8')
+    // Types that begin as JSON's and are none the route takes: JSON Lines, JSON text sequences, a
+    // type given twice (joined) whose second is not JSON.
+    for (const type of ['application/jsonl', 'application/json-seq', 'application/jsonl; charset=utf-8', 'application/json, text/plain']) {
+      const answers = []
+      for (const body of [latin1, utf8]) {
+        const r = await t.app.request('/v1/observations', { method: 'POST', headers: { 'content-type': type }, body })
+        const { error } = (await r.json()) as { error: { code: string; message: string; issues: unknown[] } }
+        answers.push([r.status, error.code, error.message, error.issues])
+      }
+      expect(answers[0], type).toEqual([415, 'unsupported_media_type', expect.stringContaining('content-type: application/json, not'), [{ path: 'content-type', message: expect.stringContaining('must be application/json, not') }]])
+      expect(answers[0], type).toEqual(answers[1])
+    }
+    // A type the route takes as JSON (a +json suffix, a charset) is JSON, and its bytes must be UTF-8.
+    for (const type of ['application/vnd.example+json', 'application/json;charset=latin1']) {
+      const r = await t.app.request('/v1/observations', { method: 'POST', headers: { 'content-type': type }, body: latin1 })
+      expect([type, r.status, ((await r.json()) as { error: { code: string } }).error.code]).toEqual([type, 400, 'invalid_json'])
+    }
+  })
+
+  it('answers a body of length 0 in a type that only begins as JSON\'s as no body, as in any other type not JSON', async () => {
+    const own = await createTestApp()
+    const empty = (type: string) => ({ method: 'POST', headers: { 'content-type': type, 'content-length': '0' }, body: '' })
+    expect((await own.app.request('/v1/maintenance/decay-scan', empty('application/jsonl'))).status).toBe(200)
+    expect((await own.app.request('/v1/sessions', empty('application/json-seq'))).status).toBe(201)
+  })
+
   it('answers 415 naming content-type for a body that is not declared JSON, or declared another type', async () => {
     const sent = [
       [{}, 'missing: must be application/json'],
