@@ -119,22 +119,44 @@ const refuseNotUtf8: MiddlewareHandler = async (c, next) => {
 /**
  * A body sent compressed (`Content-Encoding: gzip`) is 415, naming the encoding: none is decoded
  * here, and read as it came it was refused as "not valid JSON: not UTF-8", which sent the client
- * looking at its JSON. After the token is checked, as the refusal of a body that is not UTF-8.
+ * looking at its JSON. So is one sent in a transfer coding besides chunked (`Transfer-Encoding:
+ * gzip, chunked`), which Node's parser takes, chunked being the last, and hands on undecoded: it
+ * too was refused as not UTF-8, and one whose bytes happened to be UTF-8 read as if sent plain.
+ * After the token is checked, as the refusal of a body that is not UTF-8.
  */
 const refuseEncodedBody: MiddlewareHandler = async (c, next) => {
-  const encoding = c.req.header('content-encoding')
   // An OPTIONS's body is not read (utf8Body): compressed or not, the Allow of its path answers it.
-  if (encoding === undefined || c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' || /^\s*(identity\s*)?$/i.test(encoding)) return next()
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next()
+  const encoding = c.req.header('content-encoding')
+  const compressed = encoding !== undefined && !/^\s*(identity\s*)?$/i.test(encoding)
+  const transfer = c.req.header('transfer-encoding')
+  const codings = transfer === undefined || /^\s*chunked\s*$/i.test(transfer) ? [] : transferCodings(transfer)
+  if (!compressed && codings.length === 0) return next()
   // Said of a body only: a request that sends none (a DELETE) has nothing compressed, and is
-  // answered as without the header. Read only here, with a content-encoding: rare.
+  // answered as without the header. Read only here, with such a header: rare.
   if (c.req.raw.body === null || (await c.req.arrayBuffer()).byteLength === 0) return next()
+  if (compressed) {
+    return c.json(
+      errorBody(c, 'unsupported_media_type', `the body is sent with content-encoding: ${encoding.trim()}; send it uncompressed (no content-encoding)`, [
+        { path: 'content-encoding', message: `unsupported content-encoding: ${encoding.trim()}` },
+      ]),
+      415,
+    )
+  }
   return c.json(
-    errorBody(c, 'unsupported_media_type', `the body is sent with content-encoding: ${encoding.trim()}; send it uncompressed (no content-encoding)`, [
-      { path: 'content-encoding', message: `unsupported content-encoding: ${encoding.trim()}` },
+    errorBody(c, 'unsupported_media_type', `the body is sent with transfer-encoding: ${(transfer as string).trim()}; send it in no transfer coding but chunked (uncompressed)`, [
+      { path: 'transfer-encoding', message: `unsupported transfer coding: ${codings.join(', ')}` },
     ]),
     415,
   )
 }
+
+/** The transfer codings of a Transfer-Encoding but chunked, the framing Node's parser decodes, and identity, which is none. */
+const transferCodings = (transfer: string) =>
+  transfer
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && !/^(chunked|identity)$/i.test(coding))
 
 /**
  * hono hands its error handler (onError) only an Error: anything else thrown or rejected with (a

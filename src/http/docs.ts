@@ -158,9 +158,9 @@ export function withMiddlewareErrors(document: Document): Document {
       }
       // A DELETE's body is not read (app.ts's limitBody), so not counted either.
       if (method !== 'get' && method !== 'head' && method !== 'delete') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
-      if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`)')
+      if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`, or a transfer coding besides `chunked`)')
       // A compressed body is refused whatever the route (app.ts), one that takes no body too.
-      else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`), though the operation reads none')
+      else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`, or a transfer coding besides `chunked`), though the operation reads none')
       // Every request may name the store it is meant for (store-id.ts), /healthz included.
       common[409] = errorAnswer(STORE_MISMATCH)
       operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER, REQUEST_ID_PARAMETER]

@@ -313,6 +313,29 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(identity.status).toBe(201)
   })
 
+  it('answers 415 naming transfer-encoding for a body sent in a transfer coding besides chunked, as for a content-encoding', async () => {
+    const own = await createTestApp()
+    const { gzipSync } = await import('node:zlib')
+    const gzipped = gzipSync(JSON.stringify({ ...OBS, decision_id: 'te-1' }))
+    // Node's parser takes a coding before chunked, the last, and hands on the body as sent.
+    for (const [te, body] of [['gzip, chunked', gzipped], ['GZIP , Chunked', gzipped], ['x-foo, chunked', JSON.stringify({ ...OBS, decision_id: 'te-2' })]] as const) {
+      const r = await own.app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': te }, body })
+      const { error } = (await r.json()) as { error: { code: string; message: string; issues: unknown[] } }
+      expect([te, r.status, error.code]).toEqual([te, 415, 'unsupported_media_type'])
+      const coding = te.split(',')[0]?.trim()
+      expect(error.message).toBe(`the body is sent with transfer-encoding: ${te}; send it in no transfer coding but chunked (uncompressed)`)
+      expect(error.issues).toEqual([{ path: 'transfer-encoding', message: `unsupported transfer coding: ${coding}` }])
+    }
+    // Nothing was stored; chunked alone, and with identity before it, are taken.
+    expect((await (await own.app.request('/v1/users/default/export')).text())).not.toContain('"type":"observation"')
+    for (const te of ['chunked', 'identity, chunked']) {
+      const r = await own.app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': te }, body: JSON.stringify(OBS) })
+      expect([te, r.status]).toEqual([te, 201])
+    }
+    // A body not read (an OPTIONS's) is answered as without the header.
+    expect((await own.app.request('/v1/observations', { method: 'OPTIONS', headers: { 'transfer-encoding': 'gzip, chunked' }, body: gzipped })).status).toBe(204)
+  })
+
   it('answers a request that sends no body as without its content-encoding: nothing is compressed, and 415 is not in its OpenAPI answers', async () => {
     const own = await createTestApp()
     const gzip = { 'content-encoding': 'gzip' }
