@@ -375,6 +375,18 @@ describe('a HTTP/1.1 request without Host, which Node itself refused with a bare
     expect(lines).toMatchObject([{ level: 40, event: 'request-error', req_id: answer.body.error.request_id, status: 400 }])
   })
 
+  it('is answered and logged under the X-Request-Id it sent, when a plausible one, as the app answers a request', async () => {
+    const { port, lines } = await servingWithoutNodesCheck()
+    const answer = parsed(await raw(port, 'GET /healthz HTTP/1.1\r\nX-Request-Id: trace-42\r\n\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(answer.body.error).toMatchObject({ code: 'malformed_request', request_id: 'trace-42' })
+    expect(answer.headers).toContain('x-request-id: trace-42')
+    expect(lines).toMatchObject([{ level: 40, event: 'request-error', req_id: 'trace-42' }])
+    // One that is not plausible (a space in it) gets an id of its own.
+    const other = parsed(await raw(port, 'GET /healthz HTTP/1.1\r\nX-Request-Id: not one\r\n\r\n'))
+    expect(other.body.error.request_id).toMatch(UUID)
+  })
+
   it('leaves HTTP/1.0 without Host, and HTTP/1.1 with one, alone', async () => {
     const { port, lines } = await servingWithoutNodesCheck()
     expect(await raw(port, 'GET /healthz HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)

@@ -182,8 +182,8 @@ export function answerExpectation(logger: Logger) {
 /**
  * In front of the listener of a server made with `requireHostHeader: false`: a HTTP/1.1 request
  * without Host is answered with the JSON error (400 `malformed_request`), logged as a warning, and
- * its connection closed, where Node's own check answers a bare 400 without a body. HTTP/1.0 needs
- * no Host, and goes on as before.
+ * its connection closed, where Node's own check answers a bare 400 without a body; under the
+ * request's `X-Request-Id` when it sends a plausible one. HTTP/1.0 needs no Host, and goes on as before.
  */
 export function answerMissingHost(logger: Logger, next: NodeListener): NodeListener {
   return function answerMissingHost(req, res) {
@@ -192,7 +192,8 @@ export function answerMissingHost(logger: Logger, next: NodeListener): NodeListe
       return
     }
     const message = 'the request is not well-formed HTTP (a HTTP/1.1 request needs a Host header)'
-    const requestId = crypto.randomUUID()
+    // Its headers are read: under the caller's own id, as the app answers and logs a request.
+    const requestId = requestIdFor(req.headers[REQUEST_ID_HEADER.toLowerCase()] as string | undefined)
     logger.warn({ event: 'request-error', req_id: requestId, reason: 'Missing host header', status: 400 }, message)
     const body = JSON.stringify(errorBodyFor(requestId, 'malformed_request', message))
     res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, connection: 'close' })
