@@ -9,6 +9,7 @@ import { loadTokens, TokensFileError, type TokenTable } from '../config/load-tok
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { bodyNotRead, createApp } from '../http/app'
 import { answerClientError, answerConnect, answerExpectation, answerMissingHost, answerRequestError } from '../http/client-error'
+import { answerAsteriskForm } from '../http/asterisk-form'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
@@ -381,7 +382,8 @@ function declaredTooLarge(req: IncomingMessage): boolean {
  * server's options leave to it), the recommendation asked again answered in front of the app
  * (first-path.ts), and @hono/node-server's listener over the app. That one is made here rather
  * than taken from serveHttp, which gives its own no errorHandler: a request it cannot make a
- * Request of then gets a JSON error, not a bare 400. `remembered: false` leaves out the path in
+ * Request of then gets a JSON error, not a bare 400; an `OPTIONS *`, which it cannot either, is
+ * handed to the app marked (asterisk-form.ts). `remembered: false` leaves out the path in
  * front of the app: a test holds the two chains to the same answers.
  */
 export function serviceListener(options: {
@@ -395,7 +397,7 @@ export function serviceListener(options: {
   remembered?: boolean
 }): NodeListener {
   const { app, memory, bodies, logger, auth, host, stopping, remembered = true } = options
-  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: answerRequestError(logger) })
+  const listener = answerAsteriskForm(getRequestListener(app.fetch, { hostname: host, errorHandler: answerRequestError(logger) }))
   const inner = answerMissingHost(logger, remembered ? answerRememberedFirst({ memory, bodies, logger, auth }, listener) : listener)
   return (req, res) => {
     if (stopping()) res.setHeader('Connection', 'close')

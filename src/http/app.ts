@@ -7,6 +7,7 @@ import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { LIMITS } from '../domain/limits'
 import { bearerAuth } from './auth'
+import { isAsteriskForm } from './asterisk-form'
 import { isUnservedAsset, mountDocs } from './docs'
 import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
@@ -224,6 +225,8 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
   fitting: (path: string) => string[]
   /** Whether the path fits a route's with a parameter left empty (`/v1/users//export`; only for requests no route took). */
   leftEmpty: (path: string) => boolean
+  /** The methods of every route: the service's, which `OPTIONS *` asks. */
+  all: readonly string[]
 } {
   const byPath = new Map<string, Set<string>>()
   for (const { method, path } of routes) {
@@ -243,6 +246,7 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
     named: (path) => named.get(path),
     fitting: (path) => named.get(path) ?? sorted(patterns.filter((p) => p.pattern.test(path)).flatMap((p) => [...p.methods])),
     leftEmpty: (path) => emptied.some((p) => p.test(path)),
+    all: sorted([...byPath.values()].flatMap((methods) => [...methods])),
   }
 }
 
@@ -286,7 +290,8 @@ function methodNotAllowed(c: Context, methods: readonly string[]) {
 }
 
 /**
- * OPTIONS of a path a route has (RFC 9110 §9.3.7): 204, Allow listing its methods. No CORS
+ * OPTIONS of a path a route has (RFC 9110 §9.3.7), or of the whole service (`OPTIONS *`, every
+ * route's methods): 204, Allow listing its methods. No CORS
  * header: a web page's preflight is refused before this by the same-machine check (or needs the
  * token), as every request of a page is. It was a 405 whose Allow left OPTIONS out.
  */
@@ -319,6 +324,8 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', async (c, next) => {
     // Of a path no route has, a 404, as any method is answered there (notFound).
     if (c.req.method === 'OPTIONS') {
+      // `OPTIONS *` (RFC 9110 §9.3.7) asks of the server as a whole: the methods of its routes.
+      if (isAsteriskForm(c)) return optionsAnswer(c, routes().all)
       const methods = routes().fitting(c.req.path)
       // `/docs/x` fits `/docs/:asset`, but no asset is there: a 404, as a GET of it is.
       if (methods.length > 0 && !isUnservedAsset(c.req.path)) return optionsAnswer(c, methods)

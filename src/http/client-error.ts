@@ -141,7 +141,7 @@ export function answerConnect(logger: Logger) {
 
 /**
  * @hono/node-server's `errorHandler`: a request Node's parser took but of which @hono/node-server
- * cannot make a fetch Request (a Host that is not one, `OPTIONS *`, a backslash in the path) is
+ * cannot make a fetch Request (a Host that is not one, `GET *`, a backslash in the path) is
  * answered with a JSON error naming what was wrong, where it alone answers a bare 400
  * without a body; and logged as a warning. Anything else reaching it (the app answers its own
  * errors) is answered as the app answers a bug.

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { tracingChannel } from 'node:diagnostics_channel'
 import pino, { type Logger } from 'pino'
+import { isAsteriskForm } from './asterisk-form'
 
 export const REQUEST_ID_HEADER = 'X-Request-Id'
 
@@ -173,6 +174,7 @@ export function requestLog(logger: Logger): MiddlewareHandler {
     c.set('requestId' as never, requestId as never)
     c.header(REQUEST_ID_HEADER, requestId)
     await next()
-    logRequest(logger, { requestId, method: c.req.method, path: c.req.path, status: c.res.status, started })
+    // An `OPTIONS *` as it was sent, not as the path the app was handed it at (asterisk-form.ts).
+    logRequest(logger, { requestId, method: c.req.method, path: isAsteriskForm(c) ? '*' : c.req.path, status: c.res.status, started })
   }
 }
