@@ -267,9 +267,9 @@ describe('the real process (end to end)', () => {
     socket.destroy()
   })
 
-  it('answers a request it cannot make a Request of (a backslash in the path, OPTIONS *, no Host) with a JSON error too', async () => {
+  it('answers a request it cannot make a Request of (a backslash in the path, GET *, no Host) with a JSON error too, and OPTIONS * as the service', async () => {
     service = await spawnService()
-    for (const [line, host] of [['GET /v1\\..\\healthz HTTP/1.1', true], ['OPTIONS * HTTP/1.1', true], ['GET /healthz HTTP/1.1', false]] as const) {
+    for (const [line, host] of [['GET /v1\\..\\healthz HTTP/1.1', true], ['GET * HTTP/1.1', true], ['GET /healthz HTTP/1.1', false]] as const) {
       const socket = connect(service.port, '127.0.0.1')
       let received = ''
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')))
@@ -281,6 +281,15 @@ describe('the real process (end to end)', () => {
       expect(head.toLowerCase(), line).toContain('content-type: application/json')
       expect(JSON.parse(body).error.code, line).toBe('malformed_request')
     }
+    // `OPTIONS *` asks of the service as a whole (RFC 9110 §9.3.7): every method it serves.
+    const socket = connect(service.port, '127.0.0.1')
+    let received = ''
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write('OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    await closed
+    expect(received).toMatch(/^HTTP\/1\.1 204 No Content\r\n/)
+    expect(received.toLowerCase()).toContain('allow: delete, get, head, options, post, put\r\n')
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
   })
 
