@@ -83,6 +83,16 @@ describe('import-adr --dry-run', () => {
     expect(json.read.problems).toContainEqual({ path: join(dir, '0001-use-a.md'), line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)', read: true })
   })
 
+  it('quotes a long status by its start and length, on stderr and in --json alike, where it printed a line of 100 KB', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A', 'x'.repeat(100_000)) })
+    const message = `unknown status "${'x'.repeat(100)}…" (100,000 characters)`
+    const { stderr } = await run([dir, '--dry-run'])
+    expect(stderr).toContain(`${join(dir, '0001-use-a.md')}:7: ${message}\n`)
+    expect(stderr.length).toBeLessThan(1_000)
+    const json = JSON.parse((await run([dir, '--dry-run', '--json'])).stdout)
+    expect(json.read.problems).toEqual([{ path: join(dir, '0001-use-a.md'), line: 7, message }])
+  })
+
   it('lists the records read, and says why, when the store it asks what the import would do is held by another process', async () => {
     const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
     const store = join(folderOf({}), 'store')

@@ -11,6 +11,7 @@ import { withAtxHeadings, withoutTrailing } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
 import { SUCCESSOR_PLACEHOLDER } from './status-words'
+import { quoted } from './quoted-value'
 import {
   UnreadableRecord,
   unreadDateProblems,
@@ -390,7 +391,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const file = n === undefined ? undefined : [...recordFile].find(([r, name]) => numberOfFile(name) === Number(n) && r.title.normalize('NFC').toLowerCase() === title)?.[1]
     if (file === undefined) continue
     listed.add(p)
-    problems.push({ path: p.origin.path, line: p.origin.line, message: `"${p.key}: ${p.title}" lists ${file}, of its number and title: read from that file alone`, read: true })
+    problems.push({ path: p.origin.path, line: p.origin.line, message: `${quoted(`${p.key}: ${p.title}`)} lists ${file}, of its number and title: read from that file alone`, read: true })
   }
   if (listed.size > 0) {
     parsed.splice(0, parsed.length, ...parsed.filter((p) => !listed.has(p)))
@@ -532,7 +533,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
     const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))
     if (key === undefined && claimed !== undefined) {
-      problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${claimed}, which ${inWords(claims.get(claimed)?.length ?? 2)} records claim; the link is left out` })
+      problems.push({ path: record.origin.path, line: ref.line, message: `${field} ${quoted(ref.target)} names ${claimed}, which ${inWords(claims.get(claimed)?.length ?? 2)} records claim; the link is left out` })
       return null
     }
     // A record of the folder that could not be read: named all the same, and said as it is.
@@ -542,7 +543,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       problems.push({
         path: record.origin.path,
         line: ref.line,
-        message: `${field} "${ref.target}" names ${unreadKey}, whose ${unreadKeys.get(unreadKey) as string} could not be read; the link stands as the store holds it`,
+        message: `${field} ${quoted(ref.target)} names ${unreadKey}, whose ${unreadKeys.get(unreadKey) as string} could not be read; the link stands as the store holds it`,
         read: true,
       })
       return unreadKey
@@ -557,7 +558,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       const alike = key === undefined ? (logTitles.get(target) ?? []) : []
       const named =
         alike.length > 1 ? `${alike.length} sections titled alike (${alike.join(', ')}): name one by its key` : key === undefined ? 'no record in this folder' : `${key} itself`
-      problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${named}; the link is left out` })
+      problems.push({ path: record.origin.path, line: ref.line, message: `${field} ${quoted(ref.target)} names ${named}; the link is left out` })
       return null
     }
     return key

@@ -5,6 +5,7 @@ import { UnreadableRecord, readDateField, readDateFields, readEnforce, type Link
 import { madrBody } from './madr'
 import { CONTEXT_SECTION, DATE_SECTIONS, DECISION_SECTION, RATIONALE_SECTION, STATUS_FIELD, STATUS_NAME, dateFieldsOf } from './field-names'
 import { readStatusLine, statusesSaid, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
+import { quoted } from './quoted-value'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -148,10 +149,10 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
     if (late) notes.push({ line: line.n, message: unreadDateMessage(written.date as string, lastDay) })
     // Two lines each naming a successor (or a predecessor): the last is linked, as before, and the others said.
     if (read.supersededBy !== undefined && supersededBy !== null && supersededBy.target !== read.supersededBy) {
-      notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only "${read.supersededBy}" is linked` })
+      notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only ${quoted(read.supersededBy)} is linked` })
     }
     if (read.supersedes !== undefined && supersedes !== null && supersedes.target !== read.supersedes) {
-      notes.push({ line: supersedes.line, message: `Supersedes is written again at line ${line.n}; a decision links one, so only "${read.supersedes}" is linked` })
+      notes.push({ line: supersedes.line, message: `Supersedes is written again at line ${line.n}; a decision links one, so only ${quoted(read.supersedes)} is linked` })
     }
     if (read.supersededBy !== undefined) supersededBy = { target: read.supersededBy, line: line.n }
     if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
@@ -165,7 +166,7 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   const first = status === undefined ? unread[0] : unread.find((l) => LIFECYCLE_NOTE.test(l.text))
   if (first !== undefined) {
     const words = first.text.replace(/[[\]*`]/g, '').replace(/^\s*[-+]\s+/, '').trim().toLowerCase()
-    throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"` + statusesSaid(words))
+    throw new UnreadableRecord(first.n, `unknown status ${quoted(first.text.trim())}` + statusesSaid(words))
   }
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
   // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):

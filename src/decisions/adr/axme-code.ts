@@ -3,6 +3,7 @@ import { boundedMatter, parseMatter } from './front-matter'
 import { numbered, textOf, type Line } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readStatusLine, statusesSaid } from './status-words'
+import { quoted } from './quoted-value'
 
 /** An AXME Code decision's id, which is its key: `D-021`. */
 const AXME_ID = /^D-\d+$/
@@ -78,7 +79,7 @@ export function readAxmeCode(file: RecordFile, latest?: string): ParsedRecord {
   const status = statusField === undefined || statusField.value === '' ? 'accepted' : readStatusLine(statusField.value)?.status
   if (status === undefined) {
     const { line, value } = statusField as { line: number; value: string }
-    throw new UnreadableRecord(line, `unknown status "${value}"` + statusesSaid(value.replace(/[[\]*`]/g, '').trim().toLowerCase()))
+    throw new UnreadableRecord(line, `unknown status ${quoted(value)}` + statusesSaid(value.replace(/[[\]*`]/g, '').trim().toLowerCase()))
   }
   const notes: Array<{ line: number; message: string }> = []
   const link = (name: string): LinkRef | null => {

@@ -4,6 +4,7 @@ import { DECISION_DATE_FIELD } from './field-names'
 import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './status-words'
 import { atxHeading, fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readDateFields, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { quoted } from './quoted-value'
 
 /** A key as a log writes one (`D-001`, `ADR-12`), not yet where a heading writes it: see keyWritten. */
 const KEY = String.raw`[A-Z][A-Z0-9]*-\d+`
@@ -226,7 +227,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // in a log that writes them, which may be one not decided yet.
   const unstated = statusField === undefined && statusPart === undefined
   if (unstated && !(statusless && (keyWritten(section.heading) !== undefined || fieldOf(body, /^(decision|decided)$/i) !== undefined))) {
-    throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
+    throw new UnreadableRecord(section.line, `${quoted(section.heading)} has no "Status:" field`)
   }
   const {
     status,
@@ -242,7 +243,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
         supersededBy: null,
         date: null,
         passedOver: [],
-        notes: [{ line: section.line, message: `"${section.heading}" has no "Status:" field; read as accepted, a decision of the log`, read: true as const }],
+        notes: [{ line: section.line, message: `${quoted(section.heading)} has no "Status:" field; read as accepted, a decision of the log`, read: true as const }],
       }
     : statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions, latest)

@@ -1,6 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import type { Line } from './markdown'
 import { UnreadableRecord } from './parsed-record'
+import { shortened } from './quoted-value'
 
 /**
  * The most of a record's front matter read as YAML, in bytes. MADR's and AXME Code's are a few
@@ -36,7 +37,7 @@ export function parseMatter(text: string): { value: unknown } | { reason: string
     return { value: parseYaml(text, { prettyErrors: false, logLevel: 'error' }) }
   } catch (error) {
     const line = error instanceof YAMLParseError ? lineAt(text, error.pos[0]) : 1
-    return { reason: (error as Error).message.split('\n')[0] ?? '', line }
+    return { reason: shortened((error as Error).message.split('\n')[0] ?? ''), line }
   }
 }
 

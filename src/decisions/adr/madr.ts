@@ -5,6 +5,7 @@ import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecor
 import { DECISION_DATE_FIELD, TRANSLATED_CONTEXT, TRANSLATED_DECISION, TRANSLATED_RATIONALE } from './field-names'
 import { UnreadableRecord, readDateField, readDateFields, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { listsChoices, readStatusLine } from './status-words'
+import { quoted } from './quoted-value'
 
 /**
  * The `because` clause of a decision outcome (`Chosen option: "Postgres", because it is typed`): the
@@ -101,7 +102,7 @@ function linkInMatter(
     value = value[0]
   }
   if (Array.isArray(value)) {
-    notes.push({ line, message: `${field} "${writtenAfterKey(matter, field) || flow(listed)}" is a list inside itself, which names no record` })
+    notes.push({ line, message: `${field} ${quoted(writtenAfterKey(matter, field) || flow(listed))} is a list inside itself, which names no record` })
     return null
   }
   // A mapping (`supersedes: {ADR-0004}`, braces YAML reads as one, `{a: b}`) names no record either:
@@ -109,7 +110,7 @@ function linkInMatter(
   // One left empty, `{}`, is a link left empty, as `supersedes:` is, and not said.
   if (typeof value === 'object' && value !== null && Object.keys(value).length > 0) {
     const shape = value === listed ? 'is a mapping' : 'holds a mapping'
-    notes.push({ line, message: `${field} "${writtenAfterKey(matter, field) || flow(listed)}" ${shape}, which names no record` })
+    notes.push({ line, message: `${field} ${quoted(writtenAfterKey(matter, field) || flow(listed))} ${shape}, which names no record` })
     return null
   }
   if (value === undefined || value === null || typeof value === 'object' || String(value).trim() === '') return null
@@ -210,7 +211,7 @@ function templateStatus(matter: readonly Line[]): void {
   const template = matter.find((l) => /^status\s*:/i.test(l.text) && listsChoices(l.text.replace(/^status\s*:\s*/i, '').replace(/^["'{[\s]+|["'}\]\s]+$/g, '').toLowerCase()))
   if (template === undefined) return
   const value = template.text.replace(/^status\s*:\s*/i, '').trim()
-  throw new UnreadableRecord(template.n, `unknown status "${value}": the template's list of statuses, left as it was; write the one that holds`)
+  throw new UnreadableRecord(template.n, `unknown status ${quoted(value)}: the template's list of statuses, left as it was; write the one that holds`)
 }
 
 /**
@@ -235,16 +236,16 @@ function statusOfMatter(written: unknown, line: number, raw = ''): { value: unkn
   const said = stringifyYaml(written, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
   if (written.some((item) => Array.isArray(item))) {
     // As written on its line, where it is: YAML would write an alias anew (`&a1 [*a1]` for `&a [*a]`).
-    throw new UnreadableRecord(line, `unknown status "${raw || said}": a list inside a list; write the one status that holds`)
+    throw new UnreadableRecord(line, `unknown status ${quoted(raw || said)}: a list inside a list; write the one status that holds`)
   }
   if (written.length === 1) return statusOfMatter(written[0], line, raw)
   if (written.every((item) => typeof item === 'string') && listsChoices(written.join(' | ').toLowerCase())) {
-    throw new UnreadableRecord(line, `unknown status "${said}": the template's list of statuses, left as it was; write the one that holds`)
+    throw new UnreadableRecord(line, `unknown status ${quoted(said)}: the template's list of statuses, left as it was; write the one that holds`)
   }
   const statuses = new Set(written.map((item) => (typeof item === 'string' ? readStatusLine(item)?.status : undefined)))
   statuses.delete(undefined)
   if (!written.every((item) => typeof item === 'string' && item.trim() !== '') || statuses.size > 1) {
-    throw new UnreadableRecord(line, `unknown status "${said}": a list of statuses, where a decision has one; write the one that holds`)
+    throw new UnreadableRecord(line, `unknown status ${quoted(said)}: a list of statuses, where a decision has one; write the one that holds`)
   }
   return { value: written.join(', '), said }
 }
@@ -254,9 +255,9 @@ function statusListed<T>(read: () => T, text: string, said: string | undefined):
   try {
     return read()
   } catch (error) {
-    const quoted = `unknown status "${text}"`
-    if (said === undefined || !(error instanceof UnreadableRecord) || !error.message.startsWith(quoted)) throw error
-    throw new UnreadableRecord(error.line, `unknown status "${said}"${error.message.slice(quoted.length)}`)
+    const written = `unknown status ${quoted(text)}`
+    if (said === undefined || !(error instanceof UnreadableRecord) || !error.message.startsWith(written)) throw error
+    throw new UnreadableRecord(error.line, `unknown status ${quoted(said)}${error.message.slice(written.length)}`)
   }
 }
 

@@ -1,5 +1,6 @@
 import type { DecisionStatus, EnforceLevel, EvidenceInput } from '../decision'
 import { readDate, unreadDateMessage } from './status-words'
+import { quoted } from './quoted-value'
 
 export const ADR_FORMATS = ['adr-tools', 'madr', 'log4brains', 'decisions-md', 'axme-code'] as const
 export type AdrFormat = (typeof ADR_FORMATS)[number]
@@ -111,7 +112,7 @@ export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
   const lines = (record.passedOver ?? []).map((l) => ({
     path: record.origin.path,
     line: l.line,
-    message: `unknown status "${l.text}"; passed over, the record is read as ${record.status}`,
+    message: `unknown status ${quoted(l.text)}; passed over, the record is read as ${record.status}`,
   }))
   const notes = (record.notes ?? []).map((n) => ({ path: record.origin.path, line: n.line, message: n.message, ...(n.read === true ? { read: true as const } : {}) }))
   return [...dates, ...lines, ...notes].sort((a, b) => a.line - b.line)
@@ -141,5 +142,5 @@ export function readEnforce(field: { value: string; line: number } | undefined):
   if (value === 'required' || value === 'advisory') return value
   // A field left empty (`Enforce:`, `enforce: []`) was said as `enforce ""`, and MADR's as `enforce "null"`.
   if (value === '') throw new UnreadableRecord(field.line, 'enforce is empty: write required or advisory, or leave the field out for advisory')
-  throw new UnreadableRecord(field.line, `enforce "${field.value}" is neither required nor advisory`)
+  throw new UnreadableRecord(field.line, `enforce ${quoted(field.value)} is neither required nor advisory`)
 }

@@ -4013,3 +4013,42 @@ describe('front matter that is not YAML', () => {
     expect(reading.records.map((r) => [r.key, r.decision.length, r.rationale.length])).toEqual([['D-001', 8_000, 8_000]])
   })
 })
+
+describe('a problem quoting a long value', () => {
+  // A status, date or link of 100,000 characters (a file pasted into a field, minified) was quoted
+  // whole: one problem line of 100 KB in the terminal, and in --json.
+  const long = 'x'.repeat(100_000)
+  const shown = `"${'x'.repeat(100)}…" (100,000 characters)`
+
+  it('quotes its first 100 characters and says its length, wherever a problem quotes a value; one of 100 is quoted whole', () => {
+    const madr = (matter: string) => `---\n${matter}\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n`
+    const reading = readTexts({
+      '0001-use-a.md': `# 1. Use A\n\nDate: 2024-01-01\n\n## Status\n\n${long}\n\n## Decision\n\nA.\n`,
+      '0002-use-b.md': `# 2. Use B\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n${long}\n\n## Decision\n\nB.\n`,
+      '0003-use-c.md': `# 3. Use C\n\nDate: ${long}\n\n## Status\n\nAccepted\n\n## Decision\n\nC.\n`,
+      '0004-use-d.md': `# 4. Use D\n\nDate: 2024-01-04\nEnforce: ${long}\n\n## Status\n\nAccepted\n\n## Decision\n\nD.\n`,
+      '0005-use-e.md': `# 5. Use E\n\nDate: 2024-01-05\n\n## Status\n\nSuperseded by ${long}.md\n\n## Decision\n\nE.\n`,
+      '0006-use-f.md': madr(`status: ${'y'.repeat(60_000)}`),
+      '0007-use-g.md': madr(`status: accepted\ndeciders: |${'z'.repeat(60_000)}\n  Ann`),
+      '0008-use-h.md': `# 8. Use H\n\nDate: 2024-01-08\n\n## Status\n\n${'w'.repeat(100)}\n\n## Decision\n\nH.\n`,
+      'DECISIONS.md': `# Decisions\n\n## ${'v'.repeat(100_000)}\n\nNo status here.\n\n## D-001: Use tabs\n\n- Status: Accepted\n\nHabit.\n`,
+    })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0001-use-a.md', 7, `unknown status ${shown}`],
+      ['0002-use-b.md', 9, `unknown status ${shown}; passed over, the record is read as accepted`],
+      ['0003-use-c.md', 3, `${shown} is not a date; the record is read without it`],
+      ['0004-use-d.md', 4, `enforce ${shown} is neither required nor advisory`],
+      ['0006-use-f.md', 2, `unknown status "${'y'.repeat(100)}…" (60,000 characters)`],
+      ['0007-use-g.md', 3, `front matter is not valid YAML: ${`Block scalar header includes extra characters: |${'z'.repeat(60_000)}`.slice(0, 100)}… (60,048 characters)`],
+      ['0008-use-h.md', 7, `unknown status "${'w'.repeat(100)}"`],
+      ['DECISIONS.md', 3, `"${'v'.repeat(100)}…" (100,000 characters) has no "Status:" field`],
+      ['0005-use-e.md', 7, `superseded by "${'x'.repeat(100)}…" (100,003 characters) names no record in this folder; the link is left out`],
+    ])
+  })
+
+  it('is cut between two characters as a reader sees them, an emoji and its skin tone kept together, and counted in characters', () => {
+    const value = `${'a'.repeat(99)}👍🏽${'b'.repeat(50)}`
+    const reading = readTexts({ '0001-use-a.md': `# 1. Use A\n\nDate: 2024-01-01\n\n## Status\n\n${value}\n\n## Decision\n\nA.\n` })
+    expect(reading.problems.map((p) => p.message)).toEqual([`unknown status "${'a'.repeat(99)}…" (151 characters)`])
+  })
+})

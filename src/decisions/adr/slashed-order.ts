@@ -1,5 +1,6 @@
 import type { ParsedRecord } from './parsed-record'
 import { readDate } from './status-words'
+import { quoted } from './quoted-value'
 
 /**
  * The order in which a folder's records write a day and a month with slashes, when its records
@@ -53,7 +54,7 @@ export function settleSlashedDate(record: ParsedRecord, order: SlashedOrder | un
   const date = readDate(`${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`, latest)
   if (date === undefined) return record
   const how = order.dayFirst ? 'day first' : 'month first'
-  const message = `"${written.text.trim()}" is read as ${date}, ${how}, as this folder writes its dates ("${order.example.text}" in ${order.example.path}); write it as YYYY-MM-DD to say so`
+  const message = `${quoted(written.text.trim())} is read as ${date}, ${how}, as this folder writes its dates (${quoted(order.example.text)} in ${order.example.path}); write it as YYYY-MM-DD to say so`
   return {
     ...record,
     date,

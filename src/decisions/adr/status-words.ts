@@ -1,6 +1,7 @@
 import { FIRST_DECISION_DAY, isCalendarDate, TIME_OF_DAY, TIME_ZONE, type DecisionStatus } from '../decision'
 import { linksIn } from './links'
 import { linkTarget, withoutTrailing, type LinkDefinitions } from './markdown'
+import { quoted } from './quoted-value'
 
 /**
  * What a template leaves where a successor would be named (`none`, `-`, `N/A`, read as `A` from
@@ -655,11 +656,11 @@ function slashedReadings(text: string): string[] {
  */
 export function unreadDateMessage(text: string, latest?: string): string {
   const day = readCalendarDay(text)
-  if (day !== undefined && day < FIRST_DECISION_DAY) return `"${text}" is before ${FIRST_DECISION_DAY.slice(0, 4)}; the record is read without it`
-  if (day !== undefined && latest !== undefined && day > latest) return `"${text}" is after tomorrow (${latest}); the record is read without it`
+  if (day !== undefined && day < FIRST_DECISION_DAY) return `${quoted(text)} is before ${FIRST_DECISION_DAY.slice(0, 4)}; the record is read without it`
+  if (day !== undefined && latest !== undefined && day > latest) return `${quoted(text)} is after tomorrow (${latest}); the record is read without it`
   const readings = slashedReadings(text)
-  if (readings.length === 2) return `"${text}" could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
-  return `"${text}" is not a date; the record is read without it`
+  if (readings.length === 2) return `${quoted(text)} could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
+  return `${quoted(text)} is not a date; the record is read without it`
 }
 
 /** `12.05.2019`, `12.5.2019`: the day first, as every convention that writes dots has it (German, Russian, …). */
