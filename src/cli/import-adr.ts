@@ -27,7 +27,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   in .axme-code/decisions, which DIR may name as .axme-code); statuses and "Superseded by" links
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
   PATH:LINE: why, and the import goes on; so is a date that cannot be read (or is before 1970,
-  or after tomorrow), and its record is imported without it. Importing the same records again changes nothing,
+  or after tomorrow), and its record is imported without it (or dated by another date it writes,
+  which the line names). Importing the same records again changes nothing,
   from another clone of the repository too (it is named by its origin remote), and after the
   folder moved within its repository (or was renamed outside any), once its old place is gone.
   A decision whose file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is

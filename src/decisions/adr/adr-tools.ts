@@ -119,8 +119,8 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   date: string | null
   /** The lines that say no status, passed over since another line names one. */
   passedOver: Line[]
-  /** Links left out, as a decision links one successor and one predecessor: said at their lines. */
-  notes: Array<{ line: number; message: string }>
+  /** Links left out, as a decision links one successor and one predecessor, and days that cannot be read: said at their lines. */
+  notes: Array<{ line: number; message: string; date?: UnreadDate }>
 } {
   let status: DecisionStatus | undefined
   const unread: Line[] = []
@@ -129,7 +129,7 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   let date: string | null = null
   // The status of the latest day, of the lines that write one (a status log).
   let latest: { status: DecisionStatus; date: string } | undefined
-  const notes: Array<{ line: number; message: string }> = []
+  const notes: Array<{ line: number; message: string; date?: UnreadDate }> = []
   for (const line of filled(lines)) {
     if (isLinkDefinition(line.text)) continue
     const written = readStatusLine(line.text, definitions)
@@ -145,8 +145,9 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
     const placeholder = dated.status === 'superseded' && dated.supersededBy !== undefined && SUCCESSOR_PLACEHOLDER.test(dated.supersededBy.trim())
     const read: StatusLine = placeholder ? { ...dated, status: undefined } : dated
     notes.push(...moreLinksNoted(read, line.n))
-    if (read.unreadDate !== undefined) notes.push({ line: line.n, message: unreadDateMessage(read.unreadDate) })
-    if (late) notes.push({ line: line.n, message: unreadDateMessage(written.date as string, lastDay) })
+    // Said once the record's date is known (unreadDateProblems): another field may date it.
+    if (read.unreadDate !== undefined) notes.push({ line: line.n, message: unreadDateMessage(read.unreadDate), date: { text: read.unreadDate, line: line.n } })
+    if (late) notes.push({ line: line.n, message: unreadDateMessage(written.date as string, lastDay), date: { text: written.date as string, line: line.n, latest: lastDay as string } })
     // Two lines each naming a successor (or a predecessor): the last is linked, as before, and the others said.
     if (read.supersededBy !== undefined && supersededBy !== null && supersededBy.target !== read.supersededBy) {
       notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only ${quoted(read.supersededBy)} is linked` })

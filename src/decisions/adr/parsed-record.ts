@@ -56,8 +56,12 @@ export interface ParsedRecord {
   unreadDates?: UnreadDate[]
   /** Lines of a status section that say no status, passed over since another line names one: said, not lost. */
   passedOver?: UnreadDate[]
-  /** What was read otherwise than written (a status the record does not write), at its line: said. */
-  notes?: Array<{ line: number; message: string; read?: true }>
+  /**
+   * What was read otherwise than written (a status the record does not write), at its line: said.
+   * One of a date that cannot be read (`Accepted on 5 juin 2023`) holds it as `date`, for its message
+   * to say what the record was read with once its date is known (unreadDateProblems).
+   */
+  notes?: Array<{ line: number; message: string; read?: true; date?: UnreadDate }>
 }
 
 /** A date as written that cannot be read, and its line. */
@@ -101,20 +105,26 @@ export function readDateFields(fields: ReadonlyArray<{ value: string; line: numb
 
 /**
  * The problems of a record read without what it writes that cannot be read, at their lines: the
- * dates, and the lines of its status section that say no status beside one that does.
+ * dates (each saying whether the record is read undated or dated otherwise, as it is now read), and
+ * the lines of its status section that say no status beside one that does.
  */
 export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
   const dates = (record.unreadDates ?? []).map((d) => ({
     path: record.origin.path,
     line: d.line,
-    message: unreadDateMessage(d.text, d.latest),
+    message: unreadDateMessage(d.text, d.latest, record.date),
   }))
   const lines = (record.passedOver ?? []).map((l) => ({
     path: record.origin.path,
     line: l.line,
     message: `unknown status ${quoted(l.text)}; passed over, the record is read as ${record.status}`,
   }))
-  const notes = (record.notes ?? []).map((n) => ({ path: record.origin.path, line: n.line, message: n.message, ...(n.read === true ? { read: true as const } : {}) }))
+  const notes = (record.notes ?? []).map((n) => ({
+    path: record.origin.path,
+    line: n.line,
+    message: n.date === undefined ? n.message : unreadDateMessage(n.date.text, n.date.latest, record.date),
+    ...(n.read === true ? { read: true as const } : {}),
+  }))
   return [...dates, ...lines, ...notes].sort((a, b) => a.line - b.line)
 }
 

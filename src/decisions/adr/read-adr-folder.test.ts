@@ -910,7 +910,7 @@ describe('a record whose date field is left empty', () => {
 })
 
 describe('a record whose date cannot be read', () => {
-  it('is read as if that date were not written: the next date its format reads, else none, and said at its line', () => {
+  it('is read as if that date were not written: the next date its format reads, else none, and said at its line, with the date read instead', () => {
     const reading = readTexts({
       // adr-tools: the day written with the status.
       '0001-use-rest.md': '# 1. Use REST\n\nDate: 5 juin 2023\n\n## Status\n\nAccepted on 2023-06-05\n',
@@ -929,10 +929,10 @@ describe('a record whose date cannot be read', () => {
       'D-002': ['accepted', null, null, null],
     })
     expect(reading.problems).toEqual([
-      { path: '0001-use-rest.md', line: 3, message: '"5 juin 2023" is not a date; the record is read without it' },
-      { path: '0002-use-grpc.md', line: 3, message: '"5 juin 2023" is not a date; the record is read without it' },
-      { path: '20230607-use-zod.md', line: 4, message: '"le 7 juin" is not a date; the record is read without it' },
-      { path: 'DECISIONS.md', line: 6, message: '"8/6/23" is not a date; the record is read without it' },
+      { path: '0001-use-rest.md', line: 3, message: '"5 juin 2023" is not a date; passed over, the record is dated 2023-06-05' },
+      { path: '0002-use-grpc.md', line: 3, message: '"5 juin 2023" is not a date; passed over, the record is dated 2023-06-06' },
+      { path: '20230607-use-zod.md', line: 4, message: '"le 7 juin" is not a date; passed over, the record is dated 2023-06-07' },
+      { path: 'DECISIONS.md', line: 6, message: '"8/6/23" is not a date; passed over, the record is dated 2023-06-08' },
       { path: 'DECISIONS.md', line: 11, message: '"Juni 2023" is not a date; the record is read without it' },
     ])
   })
@@ -956,8 +956,8 @@ describe('a MADR record whose front matter date is a YAML list or mapping', () =
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
       { path: '0001-use-a.md', line: 3, message: `"[2024-02-01]" ${unread}` },
-      { path: '0002-use-b.md', line: 3, message: `"[2024-02-01, 2024-02-02]" ${unread}` },
-      { path: '0003-use-c.md', line: 3, message: `"{on: 2024-02-04}" ${unread}` },
+      { path: '0002-use-b.md', line: 3, message: '"[2024-02-01, 2024-02-02]" is not a date; passed over, the record is dated 2024-02-03' },
+      { path: '0003-use-c.md', line: 3, message: '"{on: 2024-02-04}" is not a date; passed over, the record is dated 2024-02-05' },
       { path: 'D-001-use-d.md', line: 5, message: `"[2024-02-01]" ${unread}` },
     ])
   })
@@ -1264,7 +1264,7 @@ describe('a record dated by an ISO time the clock has not', () => {
       'D-002': ['accepted', '2024-02-01', null, null],
     })
     expect(reading.problems).toEqual([
-      { path: '0001-use-rest.md', line: 3, message: '"2024-02-01T25:00:00Z" is not a date; the record is read without it' },
+      { path: '0001-use-rest.md', line: 3, message: '"2024-02-01T25:00:00Z" is not a date; passed over, the record is dated 2024-02-03' },
       { path: '0002-use-grpc.md', line: 3, message: '"2024-02-01T23:59:60Z" is not a date; the record is read without it' },
       { path: 'DECISIONS.md', line: 6, message: '"2024-02-01 10:00:00 +2400" is not a date; the record is read without it' },
     ])
@@ -1287,7 +1287,7 @@ describe('a record named by a day before 1970', () => {
       '19690101-use-zod': ['accepted', null, null, null],
     })
     expect(reading.problems).toEqual([
-      { path: '02020505-use-grpc.md', line: 1, message: '"0202-05-05" is before 1970; the record is read without it' },
+      { path: '02020505-use-grpc.md', line: 1, message: '"0202-05-05" is before 1970; passed over, the record is dated 2020-05-05' },
       { path: '1969-12-31-use-rest.md', line: 1, message: '"1969-12-31" is before 1970; the record is read without it' },
       { path: '19690101-use-zod.md', line: 1, message: '"1969-01-01" is before 1970; the record is read without it' },
     ])
@@ -1336,11 +1336,12 @@ describe("a record dated after the reader's tomorrow", () => {
       'D-001': ['accepted', null, null, null],
       'D-099': ['accepted', null, null, null],
     })
-    const after = (day: string) => `"${day}" is after tomorrow (2026-12-05); the record is read without it`
+    const after = (day: string, dated?: string) =>
+      `"${day}" is after tomorrow (2026-12-05); ${dated === undefined ? 'the record is read without it' : `passed over, the record is dated ${dated}`}`
     expect(reading.problems).toEqual([
-      { path: '0001-use-a.md', line: 3, message: after('2099-01-01') },
-      { path: '0002-use-b.md', line: 5, message: after('2099-01-01') },
-      { path: '0003-use-c.md', line: 3, message: after('9999-12-31') },
+      { path: '0001-use-a.md', line: 3, message: after('2099-01-01', '2026-11-30') },
+      { path: '0002-use-b.md', line: 5, message: after('2099-01-01', '2026-11-02') },
+      { path: '0003-use-c.md', line: 3, message: after('9999-12-31', '2026-12-05') },
       { path: '20991231-use-d.md', line: 1, message: after('2099-12-31') },
       { path: 'D-099-use-f.md', line: 5, message: after('2099-06-01') },
       { path: 'DECISIONS.md', line: 6, message: after('31.12.2099') },
@@ -2270,7 +2271,8 @@ describe('status forms real repositories write', () => {
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
       { path: '0009-use-x9.md', line: 3, message: `"2024-02-01T10:00:00 +24:00" ${unread}` },
-      { path: '20240203-use-x8.md', line: 3, message: `"2024-02-01T25:00:00 Z" ${unread}` },
+      // Dated by its file name, the day with its status is passed over for it.
+      { path: '20240203-use-x8.md', line: 3, message: '"2024-02-01T25:00:00 Z" is not a date; passed over, the record is dated 2024-02-03' },
     ])
   })
 
@@ -2542,13 +2544,14 @@ describe('status forms real repositories write', () => {
       'D-001': ['accepted', '2024-03-04', null, null],
       '20240101-use-yaml': ['accepted', '2024-03-05', null, null],
     })
-    // What the first field writes is still said, as one the record is read without.
+    // What the first field writes is still said, passed over for the day the record is dated: not
+    // as one the record is read without, which it is not (so it was said).
     expect(reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)).toEqual([
-      '0015-use-grpc.md:3: "TBD" is not a date; the record is read without it',
-      '0016-use-protobuf.md:4: "unknown" is not a date; the record is read without it',
-      '0017-use-avro.md:7: "-" is not a date; the record is read without it',
-      '20240101-use-yaml.md:4: "TBD" is not a date; the record is read without it',
-      'DECISIONS.md:6: "TBD" is not a date; the record is read without it',
+      '0015-use-grpc.md:3: "TBD" is not a date; passed over, the record is dated 2024-03-01',
+      '0016-use-protobuf.md:4: "unknown" is not a date; passed over, the record is dated 2024-03-02',
+      '0017-use-avro.md:7: "-" is not a date; passed over, the record is dated 2024-03-03',
+      '20240101-use-yaml.md:4: "TBD" is not a date; passed over, the record is dated 2024-03-05',
+      'DECISIONS.md:6: "TBD" is not a date; passed over, the record is dated 2024-03-04',
     ])
   })
 
@@ -2982,7 +2985,7 @@ describe('a DECISIONS.md heading dated by an ISO time', () => {
       ['DEC-use-node-20-2024-02-01t10-00z', 'Use Node 20', '2024-02-01'],
     ])
     expect(reading.problems).toEqual([
-      { path: 'DECISIONS.md', line: 7, message: '"2024-02-01T25:00:00Z" is not a date; the record is read without it' },
+      { path: 'DECISIONS.md', line: 7, message: '"2024-02-01T25:00:00Z" is not a date; passed over, the record is dated 2024-02-03' },
     ])
   })
 })
@@ -3022,7 +3025,7 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
     expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
-      { path: 'DECISIONS.md', line: 7, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
+      { path: 'DECISIONS.md', line: 7, message: '"2024-02-01 25:00:00 -0800" is not a date; passed over, the record is dated 2024-02-03' },
       { path: 'DECISIONS.md', line: 40, message: `"2024-02-01 10:00:00 UTC+25" ${unread}` },
       { path: 'DECISIONS.md', line: 48, message: `"2024-02-01T25:00:00 Z" ${unread}` },
     ])
@@ -3176,7 +3179,7 @@ describe('a day written with slashes that only one order makes a day', () => {
       'D-001': ['accepted', '2017-02-21', null, null],
     })
     expect(reading.problems).toEqual([
-      { path: '0002-use-2.md', line: 3, message: '"05/06/2020" could be 2020-06-05 or 2020-05-06; the record is read without it (write the one it is as YYYY-MM-DD)' },
+      { path: '0002-use-2.md', line: 3, message: '"05/06/2020" could be 2020-06-05 or 2020-05-06; passed over, the record is dated 2016-02-13 (write the one it is as YYYY-MM-DD)' },
     ])
   })
 })

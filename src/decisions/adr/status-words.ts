@@ -652,15 +652,20 @@ function slashedReadings(text: string): string[] {
 
 /**
  * What an import says of a date it could not read: a day and a month with slashes that both orders
- * make a day (`12/02/2016`) names both, since it is a date, only not one to guess.
+ * make a day (`12/02/2016`) names both, since it is a date, only not one to guess. Then what the
+ * record is read with: without a date, or, when another of its fields (or its file name) dated it
+ * (`dated`: `Date: TBD` over `Decision date: 2024-03-01`), passed over for that day, as a line of a
+ * status section is passed over for the status another names: "the record is read without it" said
+ * a record had no date that was imported dated.
  */
-export function unreadDateMessage(text: string, latest?: string): string {
+export function unreadDateMessage(text: string, latest?: string, dated?: string | null): string {
+  const outcome = dated == null ? 'the record is read without it' : `passed over, the record is dated ${dated}`
   const day = readCalendarDay(text)
-  if (day !== undefined && day < FIRST_DECISION_DAY) return `${quoted(text)} is before ${FIRST_DECISION_DAY.slice(0, 4)}; the record is read without it`
-  if (day !== undefined && latest !== undefined && day > latest) return `${quoted(text)} is after tomorrow (${latest}); the record is read without it`
+  if (day !== undefined && day < FIRST_DECISION_DAY) return `${quoted(text)} is before ${FIRST_DECISION_DAY.slice(0, 4)}; ${outcome}`
+  if (day !== undefined && latest !== undefined && day > latest) return `${quoted(text)} is after tomorrow (${latest}); ${outcome}`
   const readings = slashedReadings(text)
-  if (readings.length === 2) return `${quoted(text)} could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
-  return `${quoted(text)} is not a date; the record is read without it`
+  if (readings.length === 2) return `${quoted(text)} could be ${readings[0]} or ${readings[1]}; ${outcome} (write the one it is as YYYY-MM-DD)`
+  return `${quoted(text)} is not a date; ${outcome}`
 }
 
 /** `12.05.2019`, `12.5.2019`: the day first, as every convention that writes dots has it (German, Russian, …). */
