@@ -1,4 +1,4 @@
-import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { isAlias, parseDocument, visit, YAMLParseError, type Document } from 'yaml'
 import type { Line } from './markdown'
 import { UnreadableRecord } from './parsed-record'
 import { shortened } from './quoted-value'
@@ -26,19 +26,50 @@ export function boundedMatter(matter: readonly Line[]): string {
 
 /**
  * The front matter parsed as YAML, or why it cannot be (the first line of the first error) and at
- * which of its lines (1-based; 1 where no YAML error says one). Its errors are left unformatted:
- * `prettyErrors` quotes the lines around each, which for thousands of them was most of the time
- * taken; the line is found from the error's offset, as `linePos` says it.
+ * which of its lines (1-based), where YAML says one: its syntax errors give their offset (`linePos`
+ * where errors are formatted), and an alias to no anchor (`*nope`) is found by its name. An error
+ * found only once the document is read through (too many aliases, `Excessive alias count`) has no
+ * line: said at line 1 of the front matter, such an error pointed to a line that holds no fault.
+ * Its errors are left unformatted: `prettyErrors` quotes the lines around each, which for thousands
+ * of them was most of the time taken.
  */
-export function parseMatter(text: string): { value: unknown } | { reason: string; line: number } {
+export function parseMatter(text: string): { value: unknown } | { reason: string; line?: number } {
+  // `logLevel: 'error'`: a warning (`x: !custom b`, a tag it does not know) is no reason a record
+  // cannot be read, and yaml would write it to the process's stderr, among import-adr's problems.
+  const options = { prettyErrors: false, logLevel: 'error' } as const
+  let document: Document.Parsed | undefined
   try {
-    // `logLevel: 'error'`: a warning (`x: !custom b`, a tag it does not know) is no reason a record
-    // cannot be read, and yaml would write it to the process's stderr, among import-adr's problems.
-    return { value: parseYaml(text, { prettyErrors: false, logLevel: 'error' }) }
+    // As yaml's `parse` reads a text, the document kept to find an alias an error names.
+    document = parseDocument(text, options)
+    if (document.errors[0] !== undefined) throw document.errors[0]
+    return { value: document.toJS(options) }
   } catch (error) {
-    const line = error instanceof YAMLParseError ? lineAt(text, error.pos[0]) : 1
-    return { reason: shortened((error as Error).message.split('\n')[0] ?? ''), line }
+    const reason = (error as Error).message.split('\n')[0] ?? ''
+    const offset = error instanceof YAMLParseError ? error.pos[0] : document === undefined ? undefined : unresolvedAliasAt(document, reason)
+    return { reason: shortened(reason), ...(offset === undefined ? {} : { line: lineAt(text, offset) }) }
   }
+}
+
+/**
+ * Where the alias an `Unresolved alias` error names is (its offset), as yaml resolves one: the
+ * first of that name with no node anchored so before it, in the order the document is read.
+ */
+function unresolvedAliasAt(document: Document.Parsed, reason: string): number | undefined {
+  const name = /^Unresolved alias \(the anchor must be set before the alias\): (.*)$/.exec(reason)?.[1]
+  if (name === undefined) return undefined
+  const anchored = new Set<string>()
+  let offset: number | undefined
+  visit(document, {
+    Node(_key, node) {
+      if (isAlias(node) && node.source === name && !anchored.has(name)) {
+        offset = node.range?.[0]
+        return visit.BREAK
+      }
+      if (node.anchor !== undefined) anchored.add(node.anchor)
+      return undefined
+    },
+  })
+  return offset
 }
 
 /** The 1-based line of an offset in a text. */

@@ -305,8 +305,9 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
     // superseded by [ADR-0005](…)}`, which YAML cannot read: left as it was, it is said as the
     // template's list, as MADR 4's quoted one is, not as front matter that is not YAML.
     templateStatus(matter)
-    // Lines are counted from the front matter's first line; the file's line is one more.
-    throw new UnreadableRecord(parsed.line + 1, `front matter is not valid YAML: ${parsed.reason}`)
+    // Lines are counted from the front matter's first line; the file's line is one more. An error
+    // YAML gives no place (too many aliases) is said of the front matter, at the `---` opening it.
+    throw new UnreadableRecord(parsed.line === undefined ? 1 : parsed.line + 1, `front matter is not valid YAML: ${parsed.reason}`)
   }
   const data: Record<string, unknown> = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>) : {}
   const record = parseRecord(lines.slice(end + 1))

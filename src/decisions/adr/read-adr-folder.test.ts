@@ -3956,6 +3956,27 @@ describe('front matter that is not YAML', () => {
     ])
   })
 
+  it('says an alias to no anchor at the alias, and an error YAML gives no place at the front matter\'s first line, not at its first key', () => {
+    // Both were said at line 2, the front matter's first line, which holds no fault.
+    const record = (matter: string) => `---\n${matter}\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X".\n`
+    const tens = (alias: string) => `[${Array(10).fill(alias).join(', ')}]`
+    const reading = readTexts({
+      '0001-use-a.md': record('status: accepted\ndeciders: *nope'),
+      // Its anchor after it: the alias before is the one unresolved.
+      '0002-use-b.md': record('status: accepted\ndeciders: [Ann]\nconsulted: *team\ninformed: &team [Bob]'),
+      // Another alias resolved before it, and the unresolved one in a list.
+      '0003-use-c.md': record('status: accepted\ndeciders: &team [Ann]\nconsulted: *team\ninformed:\n  - Bob\n  - *others'),
+      '0004-use-d.md': record(`status: accepted\na: &a ${tens('x')}\nb: &b ${tens('*a')}\nc: &c ${tens('*b')}\nd: &d ${tens('*c')}\ne: ${tens('*d')}`),
+    })
+    expect(reading.records).toEqual([])
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0001-use-a.md', 3, 'front matter is not valid YAML: Unresolved alias (the anchor must be set before the alias): nope'],
+      ['0002-use-b.md', 4, 'front matter is not valid YAML: Unresolved alias (the anchor must be set before the alias): team'],
+      ['0003-use-c.md', 7, 'front matter is not valid YAML: Unresolved alias (the anchor must be set before the alias): others'],
+      ['0004-use-d.md', 1, 'front matter is not valid YAML: Excessive alias count indicates a resource exhaustion attack'],
+    ])
+  })
+
   it('over 64 KB is said at its first line, naming the limit, and not read, in a moment however it is written; the rest of the folder is imported', () => {
     // 100 KB of `]`, `}`, `* ` or `:` lines took yaml 3 to 20 s each, most of it quoting the lines
     // around each of its errors, and held up the import of the whole folder.
