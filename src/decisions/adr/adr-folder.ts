@@ -11,7 +11,7 @@ import { withAtxHeadings, withoutTrailing } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
 import { SUCCESSOR_PLACEHOLDER } from './status-words'
-import { quoted } from './quoted-value'
+import { quoted, shortList } from './quoted-value'
 import {
   UnreadableRecord,
   unreadDateProblems,
@@ -428,8 +428,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       // Of three or more, none is imported until all but one have keys of their own.
       message:
         others.length === 1
-          ? `${record.key} is also the key of ${others.join(', ')}; neither is imported until one has a key of its own`
-          : `${record.key} is also the key of ${others.join(', ')}; none of the ${inWords(others.length + 1)} is imported until all but one have a key of their own`,
+          ? `${record.key} is also the key of ${shortList(others)}; neither is imported until one has a key of its own`
+          : `${record.key} is also the key of ${shortList(others)}; none of the ${inWords(others.length + 1)} is imported until all but one have a key of their own`,
     })
   }
   parsed.splice(0, parsed.length, ...parsed.filter((p) => !twice.has(p.key)))
@@ -557,7 +557,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       // A title two sections of a log share names both: said so, with their keys, which a link can name.
       const alike = key === undefined ? (logTitles.get(target) ?? []) : []
       const named =
-        alike.length > 1 ? `${alike.length} sections titled alike (${alike.join(', ')}): name one by its key` : key === undefined ? 'no record in this folder' : `${key} itself`
+        alike.length > 1 ? `${alike.length} sections titled alike (${shortList(alike)}): name one by its key` : key === undefined ? 'no record in this folder' : `${key} itself`
       problems.push({ path: record.origin.path, line: ref.line, message: `${field} ${quoted(ref.target)} names ${named}; the link is left out` })
       return null
     }

@@ -5,7 +5,7 @@ import { UnreadableRecord, readDateField, readDateFields, readEnforce, type Link
 import { madrBody } from './madr'
 import { CONTEXT_SECTION, DATE_SECTIONS, DECISION_SECTION, RATIONALE_SECTION, STATUS_FIELD, STATUS_NAME, dateFieldsOf } from './field-names'
 import { readStatusLine, statusesSaid, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
-import { quoted } from './quoted-value'
+import { quoted, shortList } from './quoted-value'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -185,7 +185,7 @@ export function moreLinksNoted(read: StatusLine, line: number): Array<{ line: nu
   const said = (word: string, first: string | undefined, more: readonly string[] | undefined) =>
     more === undefined || first === undefined
       ? []
-      : [{ line, message: `${word} names ${more.length + 1} records (${[first, ...more].join(', ')}); a decision links one, so only the first is linked` }]
+      : [{ line, message: `${word} names ${more.length + 1} records (${shortList([first, ...more])}); a decision links one, so only the first is linked` }]
   return [...said('Superseded by', read.supersededBy, read.moreSupersededBy), ...said('Supersedes', read.supersedes, read.moreSupersedes)]
 }
 

@@ -4,7 +4,7 @@ import { DECISION_DATE_FIELD } from './field-names'
 import { JEKYLL_TIME, readStatusLine, recordsNamed, TIME_WRITTEN } from './status-words'
 import { atxHeading, fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readDateFields, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
-import { quoted } from './quoted-value'
+import { quoted, shortList } from './quoted-value'
 
 /** A key as a log writes one (`D-001`, `ADR-12`), not yet where a heading writes it: see keyWritten. */
 const KEY = String.raw`[A-Z][A-Z0-9]*-\d+`
@@ -271,7 +271,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     if (field === undefined) return null
     const [first, ...more] = recordsNamed(field.value, definitions)
     if (first !== undefined && more.length > 0) {
-      said.push({ line: field.line, message: `${word} names ${more.length + 1} records (${[first, ...more].join(', ')}); a decision links one, so only the first is linked` })
+      said.push({ line: field.line, message: `${word} names ${more.length + 1} records (${shortList([first, ...more])}); a decision links one, so only the first is linked` })
     }
     return { target: first ?? linkTarget(field.value, definitions), line: field.line }
   }

@@ -4,6 +4,7 @@ import { madrBody } from './madr'
 import { recordsNamed } from './status-words'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, titleWithoutNumber } from './markdown'
 import { UnreadableRecord, readDateField, readDateFields, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { shortList } from './quoted-value'
 
 /**
  * A log4brains record (`yyyymmdd-slug.md`; also MADR 2.x, which has the same bullets): a
@@ -35,7 +36,7 @@ export function readLog4brains(file: RecordFile, latest?: string): ParsedRecord 
   const notes = [...statusLine.notes, ...inBody.notes.filter((n) => n.line === supersedes?.line || n.line === supersededBy?.line)]
   const listed = supersedesField === undefined ? [] : recordsNamed(supersedesField.value, definitions)
   if (supersedesField !== undefined && listed.length > 1) {
-    notes.push({ line: supersedesField.line, message: `Supersedes names ${listed.length} records (${listed.join(', ')}); a decision links one, so only the first is linked` })
+    notes.push({ line: supersedesField.line, message: `Supersedes names ${listed.length} records (${shortList(listed)}); a decision links one, so only the first is linked` })
   }
   const status = statusLine.status
   const supersededApart = supersededBy !== null && status === 'accepted'

@@ -36,3 +36,17 @@ function cutShort(text: string): { head: string; length: string } | undefined {
   if (length <= QUOTED_CHARACTERS) return undefined
   return { head: leadingCharacters(text, QUOTED_CHARACTERS), length: length.toLocaleString('en-US') }
 }
+
+/** The most items of a list an import problem names before saying how many more. */
+export const LISTED_ITEMS = 5
+
+/**
+ * Items an import problem lists (the records a link names, the places that share a key), each
+ * shortened, the first five and then how many more: `ADR-1, ADR-2, ADR-3, ADR-4, ADR-5, and 995
+ * more`. Listed whole, a key written in 2,000 sections of a log made each of its 2,000 problem lines
+ * name the 1,999 others, tens of megabytes said.
+ */
+export function shortList(items: readonly string[]): string {
+  const shown = items.slice(0, LISTED_ITEMS).map(shortened).join(', ')
+  return items.length > LISTED_ITEMS ? `${shown}, and ${(items.length - LISTED_ITEMS).toLocaleString('en-US')} more` : shown
+}

@@ -4070,6 +4070,24 @@ describe('a problem quoting a long value', () => {
     ])
   })
 
+  it('names the first five of a list (the records a link names, the places a key is written), then how many more', () => {
+    const keys = Array.from({ length: 500 }, (_, i) => `ADR-${String(i + 2).padStart(4, '0')}`)
+    // A key written in 300 sections: each said naming the 299 others, megabytes in all.
+    const sections = Array.from({ length: 300 }, () => '## D-001: Use tabs\n\n- Status: Accepted\n').join('\n')
+    const reading = readTexts({
+      '0001-use-a.md': `# 1. Use A\n\nDate: 2024-01-01\n\n## Status\n\nSuperseded by ${keys.join(', ')}\n\n## Decision\n\nA.\n`,
+      'DECISIONS.md': `# Decisions\n\n${sections}`,
+    })
+    const messages = reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)
+    expect(messages).toContain(
+      '0001-use-a.md:7: Superseded by names 500 records (ADR-0002, ADR-0003, ADR-0004, ADR-0005, ADR-0006, and 495 more); a decision links one, so only the first is linked',
+    )
+    expect(messages).toContain(
+      'DECISIONS.md:3: D-001 is also the key of DECISIONS.md:7, DECISIONS.md:11, DECISIONS.md:15, DECISIONS.md:19, DECISIONS.md:23, and 294 more; none of the 300 is imported until all but one have a key of their own',
+    )
+    expect(Math.max(...messages.map((m) => m.length))).toBeLessThan(400)
+  })
+
   it('is cut between two characters as a reader sees them, an emoji and its skin tone kept together, and counted in characters', () => {
     const value = `${'a'.repeat(99)}👍🏽${'b'.repeat(50)}`
     const reading = readTexts({ '0001-use-a.md': `# 1. Use A\n\nDate: 2024-01-01\n\n## Status\n\n${value}\n\n## Decision\n\nA.\n` })
