@@ -208,6 +208,8 @@ export interface Decisions {
   pulses(): Promise<PulseReport>
   /** With `as_of`, the chain as it stood then: links, statuses and events up to that moment (R-REC-9). */
   why(key: string, options?: AsOf): Promise<DecisionWhy>
+  /** The why of each key, in order, as `why` gives it, at one moment: each decision of their chains is read once. */
+  whyEach(keys: readonly string[], options?: AsOf): Promise<DecisionWhy[]>
   /**
    * Imports records read from a folder (R-CON-6); `files`, the folder's `.md` files, tell the
    * names it had before from another repository's folder (see formerNames), and which of its
@@ -1116,18 +1118,30 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
   /** A decision bound to no point with a limit: checked at every point (see globalLimits). */
   const globalLimit = (d: DecisionRecord) => d.scope.points.length === 0 && d.constraints.some((c) => c.kind === 'limit' && c.value !== undefined)
 
-  async function chainOf(start: Loaded, asOf: Date | undefined, joined = true): Promise<Loaded[]> {
+  /** Reads a decision as `load` does, each key once: the whys of a point's decisions read their shared chain once (see whyEach). */
+  type Read = (key: string) => Promise<Loaded | undefined>
+
+  function readOnce(asOf: Date | undefined): Read {
+    const read = new Map<string, Promise<Loaded | undefined>>()
+    return (key) => {
+      let loaded = read.get(key)
+      if (loaded === undefined) read.set(key, (loaded = load(key, asOf)))
+      return loaded
+    }
+  }
+
+  async function chainOf(start: Loaded, read: Read, joined = true): Promise<Loaded[]> {
     const chain = [start]
     const seen = new Set([start.record.key])
     for (let at = start; at.record.supersedes !== null && !seen.has(at.record.supersedes); ) {
-      const previous = await load(at.record.supersedes, asOf)
+      const previous = await read(at.record.supersedes)
       if (previous === undefined) break
       const replacement = previous.record.superseded_by
       if (joined && at.record.status !== 'accepted' && replacement !== null && replacement !== at.record.key && !seen.has(replacement)) {
         // A proposal (or one rejected) naming a decision another one replaced: that one's chain is
         // the history it would join, read as the predecessor's own why reads it, this one after it.
         // (An accepted one so linked, which the lifecycle and the import do not make, reads as before.)
-        const base = (await chainOf(previous, asOf, false)).filter((link) => !seen.has(link.record.key))
+        const base = (await chainOf(previous, read, false)).filter((link) => !seen.has(link.record.key))
         chain.unshift(...base)
         for (const link of base) seen.add(link.record.key)
         break
@@ -1137,13 +1151,57 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       at = previous
     }
     for (let at = start; at.record.superseded_by !== null && !seen.has(at.record.superseded_by); ) {
-      const next = await load(at.record.superseded_by, asOf)
+      const next = await read(at.record.superseded_by)
       if (next === undefined) break
       chain.push(next)
       seen.add(next.record.key)
       at = next
     }
     return chain
+  }
+
+  async function whyOf(key: string, asOf: Date | undefined, read: Read): Promise<DecisionWhy> {
+    const readAt = (asOf ?? clock.now()).toISOString()
+    const start = await read(key)
+    if (start === undefined) throw await missing(key, asOf)
+    const record = start.record
+    const chain = await chainOf(start, read)
+    const links = await Promise.all(
+      chain.map(async ({ record: d, events: history }): Promise<ChainLink> => {
+        const warning = scopeWarning(d)
+        return {
+          key: d.key,
+          title: d.title,
+          status: d.status,
+          enforce: d.enforce,
+          date: d.date,
+          decision: d.decision,
+          rationale: d.rationale,
+          accepted_at: history.find((e) => e.to === 'accepted' && e.from !== 'accepted')?.at ?? null,
+          superseded_at: history.find((e) => e.to === 'superseded')?.at ?? null,
+          deprecated_at: history.find((e) => e.to === 'deprecated' && e.from !== 'deprecated')?.at ?? null,
+          revoked_at: history.find((e) => e.to === 'revoked')?.at ?? null,
+          reason: history.findLast((e) => e.to === d.status && e.from !== d.status)?.reason ?? null,
+          supersedes: d.supersedes,
+          superseded_by: d.superseded_by,
+          source: d.source,
+          evidence: d.evidence,
+          ...(warning === undefined ? {} : { scope_warning: warning }),
+        }
+      }),
+    )
+    return {
+      key,
+      as_of: readAt,
+      current: (chain[chain.length - 1] as Loaded).record.key,
+      in_force: links.findLast((link) => link.status === 'accepted')?.key ?? null,
+      chain: links,
+      proposals: await pendingOn(links, asOf),
+      rationale: record.rationale,
+      evidence: record.evidence,
+      events: start.events,
+      ...(start.unrecorded.length === 0 ? {} : { unrecorded: start.unrecorded }),
+    }
   }
 
   const decisions: Decisions = {
@@ -1356,47 +1414,15 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
 
     async why(key, options = {}) {
       const asOf = auditAt(options)
-      const readAt = (asOf ?? clock.now()).toISOString()
-      const start = await load(key, asOf)
-      if (start === undefined) throw await missing(key, asOf)
-      const record = start.record
-      const chain = await chainOf(start, asOf)
-      const links = await Promise.all(
-        chain.map(async ({ record: d, events: history }): Promise<ChainLink> => {
-          const warning = scopeWarning(d)
-          return {
-            key: d.key,
-            title: d.title,
-            status: d.status,
-            enforce: d.enforce,
-            date: d.date,
-            decision: d.decision,
-            rationale: d.rationale,
-            accepted_at: history.find((e) => e.to === 'accepted' && e.from !== 'accepted')?.at ?? null,
-            superseded_at: history.find((e) => e.to === 'superseded')?.at ?? null,
-            deprecated_at: history.find((e) => e.to === 'deprecated' && e.from !== 'deprecated')?.at ?? null,
-            revoked_at: history.find((e) => e.to === 'revoked')?.at ?? null,
-            reason: history.findLast((e) => e.to === d.status && e.from !== d.status)?.reason ?? null,
-            supersedes: d.supersedes,
-            superseded_by: d.superseded_by,
-            source: d.source,
-            evidence: d.evidence,
-            ...(warning === undefined ? {} : { scope_warning: warning }),
-          }
-        }),
-      )
-      return {
-        key,
-        as_of: readAt,
-        current: (chain[chain.length - 1] as Loaded).record.key,
-        in_force: links.findLast((link) => link.status === 'accepted')?.key ?? null,
-        chain: links,
-        proposals: await pendingOn(links, asOf),
-        rationale: record.rationale,
-        evidence: record.evidence,
-        events: start.events,
-        ...(start.unrecorded.length === 0 ? {} : { unrecorded: start.unrecorded }),
-      }
+      return whyOf(key, asOf, readOnce(asOf))
+    },
+
+    async whyEach(keys, options = {}) {
+      const asOf = auditAt(options)
+      // One read of each decision for all of them: every version of a decision is bound to its
+      // point, and each one's chain is the whole chain, read again for each (n² reads of n links).
+      const read = readOnce(asOf)
+      return Promise.all(keys.map((key) => whyOf(key, asOf, read)))
     },
 
     async import(records, options = {}) {

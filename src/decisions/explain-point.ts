@@ -173,25 +173,22 @@ export async function explainPoint(
     // Each chosen label as the option asked now, in another case too, as the recommendation counts it.
     .filter((o): o is Observation => o !== undefined && o.chosen.some((c) => recommended.has(options.includes(c) ? c : (matchOption(c, options) ?? c))))
   const effects = new Map((recommendation?.decisions ?? []).map((e) => [e.key, e.effect]))
-  const decisions = deps.decisions
-  const explained =
-    decisions === undefined
-      ? []
-      : await Promise.all(
-          bound.map(async (d: DecisionRecord & { unrecorded?: string[] }) => {
-            // The point's own `as_of` says the moment; each decision's would repeat it, or say another "now".
-            const { as_of: _asOf, ...why } = await decisions.why(d.key, { as_of: replayedAt?.toISOString() })
-            return {
-              ...why,
-              title: d.title,
-              status: d.status,
-              enforce: d.enforce,
-              effect: effects.get(d.key) ?? null,
-              out_of_scope: outOfScope(d, run),
-              ...(d.unrecorded === undefined ? {} : { unrecorded: d.unrecorded }),
-            }
-          }),
-        )
+  // Every version of a decision is bound to its point, each with the whole chain: read once for all.
+  const asked = { as_of: replayedAt?.toISOString() }
+  const whys = deps.decisions === undefined ? [] : await deps.decisions.whyEach(bound.map((d) => d.key), asked)
+  const explained = whys.map(({ as_of: _asOf, ...why }, i) => {
+    // The point's own `as_of` says the moment; each decision's would repeat it, or say another "now".
+    const d = bound[i] as DecisionRecord & { unrecorded?: string[] }
+    return {
+      ...why,
+      title: d.title,
+      status: d.status,
+      enforce: d.enforce,
+      effect: effects.get(d.key) ?? null,
+      out_of_scope: outOfScope(d, run),
+      ...(d.unrecorded === undefined ? {} : { unrecorded: d.unrecorded }),
+    }
+  })
   return {
     user,
     project: query.project ?? null,
