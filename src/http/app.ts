@@ -1,6 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
+import { RegExpRouter } from 'hono/router/reg-exp-router'
+import { SmartRouter } from 'hono/router/smart-router'
+import { TrieRouter } from 'hono/router/trie-router'
 import type { Context, MiddlewareHandler } from 'hono'
+import type { H, RouterRoute } from 'hono/types'
 import type { Logger } from 'pino'
 import type { TokenTable } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
@@ -15,6 +19,7 @@ import { healthRoutes } from './health'
 import { JSON_REQUEST, judgedType, SENT_TYPE } from './json-type'
 import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
+import { matchedOnce } from './matched-once'
 import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
 import { recommendationRoutes, type ValidBodies, validBodies } from './recommendations'
@@ -299,7 +304,9 @@ const optionsAnswer = (c: Context, methods: readonly string[]) => c.body(null, 2
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
 export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies(), storeId, storeFailure }: AppOptions) {
-  const app = new OpenAPIHono({ defaultHook: validationHook as never })
+  // hono's own router (SmartRouter over RegExpRouter and TrieRouter), each registration matched once (matched-once.ts).
+  const router = matchedOnce(new SmartRouter<[H, RouterRoute]>({ routers: [new RegExpRouter(), new TrieRouter()] }))
+  const app = new OpenAPIHono({ defaultHook: validationHook as never, router })
 
   app.use('*', requestLog(logger))
   app.use('*', errorsOnly)

@@ -7,7 +7,7 @@ const ASTERISK_FORM = Symbol('OPTIONS *')
 /**
  * The path the app is handed an `OPTIONS *` at: a URL @hono/node-server can make, which `*` is
  * not. No route has it, and a client sending it is not taken for `*`: only the mark says so. Not
- * `/*`, which hono's router fits to each `app.use('*')` twice, every middleware run twice over.
+ * `/*`, a path a client may send as it is (a 404, as any path no route has).
  */
 export const ASTERISK_PATH = '/asterisk-form'
 
