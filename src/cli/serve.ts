@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createSocketServer } from 'node:net'
-import { getRequestListener, serve as serveHttp } from '@hono/node-server'
+import { serve as serveHttp } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { systemClock } from '../clock'
 import { shellWord } from '../config/bin-path'
@@ -8,7 +8,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens, TokensFileError, type TokenTable } from '../config/load-tokens'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { bodyNotRead, createApp } from '../http/app'
-import { answerClientError, answerConnect, answerExpectation, answerMissingHost, answerRequestError } from '../http/client-error'
+import { answerClientError, answerConnect, answerExpectation, answerMissingHost, appListener } from '../http/client-error'
 import { answerAsteriskForm } from '../http/asterisk-form'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies, type ValidBodies } from '../http/recommendations'
@@ -387,7 +387,7 @@ function declaredTooLarge(req: IncomingMessage): boolean {
  * front of the app: a test holds the two chains to the same answers.
  */
 export function serviceListener(options: {
-  app: { fetch: Parameters<typeof getRequestListener>[0] }
+  app: { fetch: Parameters<typeof appListener>[0] }
   memory: DecisionMemory
   bodies: ValidBodies
   logger: Logger
@@ -397,7 +397,7 @@ export function serviceListener(options: {
   remembered?: boolean
 }): NodeListener {
   const { app, memory, bodies, logger, auth, host, stopping, remembered = true } = options
-  const listener = answerAsteriskForm(getRequestListener(app.fetch, { hostname: host, errorHandler: answerRequestError(logger) }))
+  const listener = answerAsteriskForm(appListener(app.fetch, { hostname: host, logger }))
   const inner = answerMissingHost(logger, remembered ? answerRememberedFirst({ memory, bodies, logger, auth }, listener) : listener)
   return (req, res) => {
     if (stopping()) res.setHeader('Connection', 'close')

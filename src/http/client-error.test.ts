@@ -4,7 +4,7 @@ import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
-import { answerClientError, answerConnect, answerExpectation, answerMissingHost, answerRequestError } from './client-error'
+import { answerClientError, answerConnect, answerExpectation, answerMissingHost, appListener } from './client-error'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -299,7 +299,7 @@ async function servingHono() {
   const lines: Array<Record<string, unknown>> = []
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
   const app = new Hono().all('*', (c) => c.text('ok'))
-  const server = createServer(getRequestListener(app.fetch, { errorHandler: answerRequestError(logger) }))
+  const server = createServer(appListener(app.fetch, { logger }))
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { port: (server.address() as AddressInfo).port, lines }
@@ -322,6 +322,23 @@ describe('requests Node takes but @hono/node-server cannot make a Request of (R-
     expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(why), issues: [], request_id: expect.stringMatching(UUID) } })
     expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
     expect(lines).toMatchObject([{ level: 40, event: 'request-error', req_id: answer.body.error.request_id, status: 400 }])
+  })
+
+  it.each([
+    ['a Host with a space', 'GET /healthz HTTP/1.1\r\nHost: a b\r\nX-Request-Id: trace-42\r\nConnection: close\r\n\r\n'],
+    ['GET *', 'GET * HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-42\r\nConnection: close\r\n\r\n'],
+    ['a backslash in the path', 'GET /v1\\..\\healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-42\r\nConnection: close\r\n\r\n'],
+  ])('%s: answered and logged under the X-Request-Id it sent, when a plausible one, as the app answers a request', async (_name, request) => {
+    const { port, lines } = await servingHono()
+    const answer = parsed(await raw(port, request))
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(answer.body.error).toMatchObject({ code: 'malformed_request', request_id: 'trace-42' })
+    expect(answer.headers).toContain('x-request-id: trace-42')
+    expect(lines).toMatchObject([{ level: 40, event: 'request-error', req_id: 'trace-42' }])
+    // One that is not plausible (a space in it) gets an id of its own.
+    const other = parsed(await raw(port, request.replace('trace-42', 'not one')))
+    expect(other.body.error.request_id).toMatch(UUID)
+    expect(lines[1]).toMatchObject({ event: 'request-error', req_id: other.body.error.request_id })
   })
 
   it('leaves well-formed requests alone', async () => {

@@ -1,7 +1,7 @@
 import { METHODS, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
-import { RequestError } from '@hono/node-server'
+import { getRequestListener, RequestError } from '@hono/node-server'
 import { answerError, errorBodyFor, quotedHeader } from './errors'
 import type { NodeListener } from './first-path'
 import { REQUEST_ID_HEADER, requestIdFor } from './request-log'
@@ -140,15 +140,37 @@ export function answerConnect(logger: Logger) {
 }
 
 /**
- * @hono/node-server's `errorHandler`: a request Node's parser took but of which @hono/node-server
- * cannot make a fetch Request (a Host that is not one, `GET *`, a backslash in the path) is
- * answered with a JSON error naming what was wrong, where it alone answers a bare 400
- * without a body; and logged as a warning. Anything else reaching it (the app answers its own
- * errors) is answered as the app answers a bug.
+ * @hono/node-server's listener over the app's `fetch`, a request it cannot make a Request of (a
+ * Host that is not one, `GET *`, a backslash in the path) answered by answerRequestError, under the
+ * request's own `X-Request-Id` when it sends a plausible one, as the app answers a request: its
+ * errorHandler is given the error alone. It makes its Request, and hands a failure to make one to
+ * its errorHandler, within the call of its listener, before anything is awaited: the request being
+ * handed over then is the one that failed. An error handed over later (none is: the app answers
+ * its own) finds none, and is answered under an id of its own.
  */
-export function answerRequestError(logger: Logger) {
+export function appListener(fetch: Parameters<typeof getRequestListener>[0], options: { hostname?: string; logger: Logger }): NodeListener {
+  let handing: IncomingMessage | undefined
+  const listener = getRequestListener(fetch, { hostname: options.hostname, errorHandler: answerRequestError(options.logger, () => handing) })
+  return function appListener(req, res) {
+    handing = req
+    try {
+      void listener(req, res)
+    } finally {
+      handing = undefined
+    }
+  }
+}
+
+/**
+ * @hono/node-server's `errorHandler`: a request Node's parser took but of which @hono/node-server
+ * cannot make a fetch Request is answered with a JSON error naming what was wrong, where it alone
+ * answers a bare 400 without a body; and logged as a warning. Anything else reaching it (the app
+ * answers its own errors) is answered as the app answers a bug. Under the `X-Request-Id` of
+ * `failed()`, the request that failed, when it is known and sends a plausible one (appListener).
+ */
+export function answerRequestError(logger: Logger, failed: () => IncomingMessage | undefined = () => undefined) {
   return function onRequestError(error: unknown): Response {
-    const requestId = crypto.randomUUID()
+    const requestId = requestIdFor(failed()?.headers[REQUEST_ID_HEADER.toLowerCase()] as string | undefined)
     const headers = { 'x-request-id': requestId }
     if (error instanceof RequestError) {
       const message = `the request is not well-formed HTTP (${error.message})`
