@@ -263,3 +263,56 @@ describe('a null optional field of a body is read as left out (decisions and mai
     expect((await call('POST', '/v1/maintenance/decay-scan', { force: null })).body.status).toBe('skipped')
   })
 })
+
+describe('a whole body of null is read as no body where the route takes none (json.dumps(None))', () => {
+  const DECISION = { title: 'Use Postgres', decision: 'We use Postgres.', rationale: 'One database.' }
+
+  it('starts a session, runs a decay scan and flips a toggle as a request without a body does', async () => {
+    const [withNull, without] = [await createTestApp(), await createTestApp()]
+    for (const body of ['null', ' null\n']) {
+      const started = await withNull.call('POST', '/v1/sessions', body)
+      const plain = await without.call('POST', '/v1/sessions', {})
+      expect([started.status, { ...started.body, session_id: '<id>' }]).toEqual([plain.status, { ...plain.body, session_id: '<id>' }])
+      expect(started.body.user).toBe('default')
+    }
+    const ran = await withNull.call('POST', '/v1/maintenance/decay-scan', 'null')
+    expect([ran.status, ran.body.status]).toEqual([200, 'ran'])
+    await withNull.call('POST', '/v1/sessions', { user: 'erin', session_id: 's-1' })
+    const flipped = await withNull.call('PUT', '/v1/sessions/s-1/personalization', 'null')
+    expect([flipped.status, flipped.body.personalization]).toEqual([200, false])
+  })
+
+  it('accepts, deprecates and revokes a decision as without a body; a key at fault is named alone', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', { ...DECISION, key: 'D-1' })
+    await call('POST', '/v1/decisions', { ...DECISION, key: 'D-2' })
+    expect((await call('POST', '/v1/decisions/D-1/accept', 'null')).body.status).toBe('accepted')
+    expect((await call('POST', '/v1/decisions/D-1/deprecate', 'null')).body.status).toBe('deprecated')
+    expect((await call('POST', '/v1/decisions/D-2/revoke', 'null')).body.status).toBe('revoked')
+    const key = await call('POST', '/v1/decisions/-x/accept', 'null')
+    expect([key.status, key.body.error?.issues.map((issue: { path: string }) => issue.path)]).toEqual([400, ['key']])
+  })
+
+  it("is default's with auth on, as no body is: refused (403) to a token that may not act for default", async () => {
+    const { call } = await createTestApp({ auth: testTokens })
+    const as = (token: string) => ({ authorization: `Bearer ${token}` })
+    const refused = await call('POST', '/v1/sessions', 'null', as(ALICE))
+    const plain = await call('POST', '/v1/sessions', {}, as(ALICE))
+    expect([refused.status, { ...refused.body.error, request_id: '<id>' }]).toEqual([403, { ...plain.body.error, request_id: '<id>' }])
+    expect((await call('POST', '/v1/sessions', 'null', as(BOB))).body).toMatchObject({ user: 'default' })
+    // The decay scan ages every user's observations: a token for every user runs it, null or not.
+    expect((await call('POST', '/v1/maintenance/decay-scan', 'null', as(BOB))).status).toBe(403)
+    expect((await call('POST', '/v1/maintenance/decay-scan', 'null', as(OPS))).body.status).toBe('ran')
+  })
+
+  it('is still refused where the route needs a body, naming it, and stores nothing', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', { ...DECISION, key: 'D-1' })
+    const routes = ['/v1/observations', '/v1/recommendations', '/v1/plan', '/v1/hooks/claude-code', '/v1/decisions', '/v1/decisions/check', '/v1/decisions/import', '/v1/decisions/D-1/supersede']
+    for (const route of routes) {
+      const refused = await call('POST', route, 'null')
+      expect([route, refused.status, refused.body.error?.issues.map((issue: { path: string }) => issue.path)]).toEqual([route, 400, ['(body)']])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string }) => d.key)).toEqual(['D-1'])
+  })
+})

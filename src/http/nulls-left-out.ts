@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import { JSON_REQUEST } from './json-type'
 
 /**
  * A field's schema with `null` read as the field left out: clients that write an unset field as
@@ -71,4 +73,23 @@ const takesNull = (field: Schema) => z.safeParse(field, null).success
 /** A clone of `schema` of another definition that inherits its metadata (`.meta()`, `.openapi()`). */
 function withParent(schema: Schema, def: object): Schema {
   return z.core.util.clone(schema, def as z.core.$ZodTypeDef, { parent: true })
+}
+
+/** A JSON text that is `null` alone, with JSON's own white space about it. */
+const NULL_TEXT = /^[ \t\n\r]*null[ \t\n\r]*$/
+
+/**
+ * Before the validation of a route whose body may be left out (a session's start, a toggle, a
+ * decision's accept, deprecate and revoke, a decay scan): a whole body that is JSON `null` is read
+ * as none, as utf8Body (app.ts) reads an empty one, `{}`. A client that serialises the payload it
+ * was given, none (`json.dumps(None)`), sends it; it was refused `(body): expected object, received
+ * null` where no body, or `{}`, was taken, as a null optional field is read as left out. A route
+ * that needs a body keeps refusing it, naming `(body)`. Its text is the one utf8Body kept.
+ */
+export const nullBodyLeftOut: MiddlewareHandler = async (c, next) => {
+  if (JSON_REQUEST.test(c.req.header('content-type') ?? '') && NULL_TEXT.test(await c.req.text())) {
+    // hono's cache holds the promise of the body, as utf8Body sets it.
+    ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}')
+  }
+  await next()
 }

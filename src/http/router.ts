@@ -4,6 +4,7 @@ import { InputError } from '../domain/errors'
 import { IdentifierSchema, shownName } from '../domain/observation'
 import { z } from '../domain/zod'
 import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
+import { nullBodyLeftOut } from './nulls-left-out'
 
 type Route = Parameters<OpenAPIHono['openapi']>[0]
 
@@ -99,7 +100,8 @@ function knownQueryOnly(route: Route, queryUser: boolean): MiddlewareHandler {
  * A router whose every route answers validation failures the same way. A route with two or more
  * of a query, path parameters and a JSON body gets a hook of its own that names what is wrong in
  * each at once (errors.ts's everyPartHook), unless it is given one. A query parameter a route does
- * not have is refused before anything else of the request is read (but with `anyQuery`).
+ * not have is refused before anything else of the request is read (but with `anyQuery`). A body
+ * a route may go without is read as none when it is JSON `null` (nullBodyLeftOut).
  */
 export function createRouter({ queryUser = false, anyQuery = false }: RouterOptions = {}) {
   const router = new OpenAPIHono({ defaultHook: validationHook as never })
@@ -108,7 +110,10 @@ export function createRouter({ queryUser = false, anyQuery = false }: RouterOpti
     const parts = partsOf(route)
     const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware]
     const listed = queryUser ? { ...route, parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), queryUserParameter(route)] } : route
-    const checked = anyQuery ? listed : { ...listed, middleware: [knownQueryOnly(route, queryUser), ...own] }
+    // A body that may be left out is left out when sent as null (nullBodyLeftOut), before any part is validated.
+    const optionalBody = route.request?.body?.content?.['application/json'] !== undefined && route.request.body.required !== true
+    const before = optionalBody ? [nullBodyLeftOut, ...own] : own
+    const checked = anyQuery ? { ...listed, middleware: before } : { ...listed, middleware: [knownQueryOnly(route, queryUser), ...before] }
     return openapi(checked as typeof route, handler, hook ?? (parts === undefined ? undefined : (everyPartHook(parts) as never)))
   }) as typeof openapi
   return router
