@@ -200,6 +200,17 @@ const cases: Case[] = [
   { name: 'OPTIONS (204)', first: false, pieces: one(request([], '', { method: 'OPTIONS' })) },
   { name: 'chunked', first: false, pieces: one(request(['Content-Type: application/json', 'Transfer-Encoding: chunked'], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)) },
   { name: 'Content-Encoding: gzip (415)', first: false, pieces: one(json(['Content-Encoding: gzip'])) },
+  // The corners of a type only beginning as JSON's, a transfer coding, a repeated ?user=, OPTIONS * and
+  // a missing Host's own id: answered by the app alike behind the path and without it.
+  { name: 'Content-Type application/jsonl (415)', first: false, pieces: one(request(['Content-Type: application/jsonl', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type application/json-seq, Latin-1 bytes (415)', first: false, pieces: () => { const latin1 = Buffer.from(BODY.replace('alice', 'alic\u00e9'), 'latin1'); return [request(['Content-Type: application/json-seq', `Content-Length: ${latin1.length}`], latin1)] } },
+  { name: 'Content-Type application/jsonl, Content-Length: 0 (no body: 400)', first: false, pieces: one(request(['Content-Type: application/jsonl', 'Content-Length: 0'], '')) },
+  { name: 'Transfer-Encoding: gzip, chunked (415)', first: false, pieces: one(request(['Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)) },
+  { name: 'Transfer-Encoding: identity, chunked', first: false, pieces: one(request(['Content-Type: application/json', 'Transfer-Encoding: identity, chunked'], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)) },
+  { name: '?user= given twice, the body’s user (400)', first: false, pieces: one(json([], BODY, { target: '/v1/recommendations?user=alice&user=alice' })) },
+  { name: 'OPTIONS * (204)', first: false, pieces: one(request(['X-Request-Id: all-1'], '', { method: 'OPTIONS', target: '*' })) },
+  { name: 'GET * (400)', first: false, logged: 0, pieces: one(request([], '', { method: 'GET', target: '*' })) },
+  { name: 'no Host, HTTP/1.1, its X-Request-Id kept (400)', first: false, logged: 0, pieces: one(json(['X-Request-Id: nh-1'], BODY, { host: null })) },
   { name: 'once stopping (Connection: close)', first: true, stopping: true, closes: true, pieces: one(json()) },
   { name: 'Connection: close', first: true, closes: true, pieces: one(json(['Connection: close'])) },
   { name: 'two pipelined in one write', first: true, answers: 2, pieces: () => [Buffer.concat([json(['X-Request-Id: p-1']), json(['X-Request-Id: p-2'])])] },
@@ -244,6 +255,8 @@ const cases: Case[] = [
   { name: 'auth: a null user, for default, with a token for alice (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`], JSON.stringify({ ...TIER, user: null }))) },
   { name: 'auth: a token not valid (401)', auth: true, first: false, pieces: one(json(['Authorization: Bearer not-a-token-0123456789'])) },
   { name: 'auth: the token sent twice (401)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`, `Authorization: Bearer ${ALICE}`])) },
+  { name: 'auth: OPTIONS * with no token (401)', auth: true, first: false, pieces: one(request([], '', { method: 'OPTIONS', target: '*' })) },
+  { name: 'auth: OPTIONS * with a token (204)', auth: true, first: false, pieces: one(request([`Authorization: Bearer ${ALICE}`], '', { method: 'OPTIONS', target: '*' })) },
   { name: 'auth: the user named twice, bob last (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`], JSON.stringify({ ...TIER, user: 'bob' }).replace('{', '{"user":"alice",'))) },
 ]
 
