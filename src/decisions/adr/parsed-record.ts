@@ -58,7 +58,7 @@ export interface ParsedRecord {
   passedOver?: UnreadDate[]
   /**
    * What was read otherwise than written (a status the record does not write), at its line: said.
-   * One of a date that cannot be read (`Accepted on 5 juin 2023`) holds it as `date`, for its message
+   * One of a date that cannot be read (`Accepted on 12/02/2016`) holds it as `date`, for its message
    * to say what the record was read with once its date is known (unreadDateProblems).
    */
   notes?: Array<{ line: number; message: string; read?: true; date?: UnreadDate }>
