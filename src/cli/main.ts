@@ -2,6 +2,7 @@ import { nearestNames } from '../edit-distance'
 import { UsageError } from './options'
 import { packageVersion } from './package-version'
 import { printable, printableLine } from '../terminal'
+import { holdStopSignals } from './stop-signals'
 
 /** A command of the CLI, loaded only when it runs: the hooks start on every agent event and must start fast. */
 interface CommandModule {
@@ -274,9 +275,14 @@ function onStderrError(error: NodeJS.ErrnoException): void {
 }
 let stderrWatched = false
 
-/** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * The `decision-memory` command: one doorway per file, each onto the same functions as HTTP.
+ * `early`: the stop signals `serve` was sent while its code loaded (bin/decision-memory.js).
+ */
+export async function main(argv: string[], early: readonly string[] = []): Promise<number> {
   const [name, ...rest] = argv
+  // Before serve's module loads (a few hundred ms): a stop signal then is held for its start.
+  if (name === 'serve') holdStopSignals(early)
   // One listener on stdout for the process, whichever command runs (see onStdoutError); tests run
   // main many times in one process, and a listener each would pile up on the one stdout.
   stdoutOwner = name

@@ -1,8 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { existsSync, readdirSync, watch } from 'node:fs'
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { connect } from 'node:net'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv } from '../../test/support/processes'
 import { spawnService } from '../../test/support/spawn-service'
@@ -88,6 +90,79 @@ describe('decision-memory serve', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await closed
       await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('decision-memory serve sent a stop signal as it starts', () => {
+  /**
+   * Spawns serve on `dataDir` and sends it `signal` when `ready` calls `send` (given the process,
+   * to watch its output); gives how it ended and the events it logged.
+   */
+  async function stoppedAt(
+    dataDir: string,
+    signal: NodeJS.Signals,
+    args: string[],
+    ready: (child: ChildProcessWithoutNullStreams, send: () => void) => void,
+  ): Promise<{ code: number | null; killedBy: NodeJS.Signals | null; events: Array<{ event?: string; signal?: string }> }> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--data', dataDir, ...args], { env: cleanEnv({ DECISION_MEMORY_LOG_LEVEL: 'info' }), stdio: 'pipe' })
+    child.stdin.end()
+    const events: Array<{ event?: string; signal?: string }> = []
+    createInterface({ input: child.stdout }).on('line', (line) => events.push(JSON.parse(line) as { event?: string }))
+    const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (code, killedBy) => resolve([code, killedBy])))
+    ready(child, () => child.kill(signal))
+    const [code, killedBy] = await closed
+    return { code, killedBy, events }
+  }
+
+  it('stops cleanly at a signal while it waits for the store (a command\'s turn at it), as at one once it listens: exit 0, stopping and stopped, no store made', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const dataDir = await mkdtemp(join(tmpdir(), 'dm-serve-early-'))
+      try {
+        // A turn at the store held by a command that runs (this test), which serve waits for,
+        // saying so with a file of its own: the moment it waits, seen without a sleep.
+        const turn = `${process.pid} 0123456789abcdef\n`
+        await writeFile(join(dataDir, LOCAL_TURN_FILE), turn)
+        const watcher = watch(dataDir)
+        const ended = await stoppedAt(dataDir, signal, ['--port', '0'], (_child, send) => {
+          watcher.on('change', (_kind, name) => {
+            if (String(name).startsWith(`${LOCAL_TURN_FILE}.wait.`)) {
+              watcher.close()
+              send()
+            }
+          })
+        })
+        watcher.close()
+        // Without its handlers yet, it died of the signal (143, 130), no line said.
+        expect({ code: ended.code, killedBy: ended.killedBy }, signal).toEqual({ code: 0, killedBy: null })
+        expect(ended.events.map((e) => e.event), signal).toEqual(['stopping', 'stopped'])
+        expect(ended.events[0]?.signal, signal).toBe(signal)
+        // Nothing made in the folder, its waiter's file taken away, the command's turn as it was.
+        expect(readdirSync(dataDir), signal).toEqual([LOCAL_TURN_FILE])
+        expect(await readFile(join(dataDir, LOCAL_TURN_FILE), 'utf8')).toBe(turn)
+      } finally {
+        await rm(dataDir, { recursive: true, force: true })
+      }
+    }
+  })
+
+  it('stops cleanly at a signal sent as soon as it says anything (a warning before its store is opened), making nothing in --data', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-serve-early-'))
+    const dataDir = join(parent, 'data')
+    try {
+      // Port 10080, one fetch will not connect to: serve warns of it first thing, on stderr.
+      const ended = await stoppedAt(dataDir, 'SIGTERM', ['--port', '10080'], (child, send) => {
+        let stderr = ''
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk
+          if (stderr.includes('\n')) send()
+        })
+      })
+      expect({ code: ended.code, killedBy: ended.killedBy }).toEqual({ code: 0, killedBy: null })
+      expect(ended.events.map((e) => e.event)).toEqual(['port-barred-by-fetch', 'stopping', 'stopped'])
+      expect(existsSync(dataDir)).toBe(false)
+    } finally {
+      await rm(parent, { recursive: true, force: true })
     }
   })
 })

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createSocketServer } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
 import { serve as serveHttp } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { systemClock } from '../clock'
@@ -24,6 +25,7 @@ import { ipv4Address } from '../ipv4-address'
 import { DEFAULT_HOST } from '../config/service-address'
 import { EnvironmentError, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, configFilePath, urlHost } from './options'
 import { packageVersion } from './package-version'
+import { holdStopSignals, type StopSignal } from './stop-signals'
 
 /**
  * The tokens file, an error in it said with the variable that named it when no --auth did: the
@@ -66,6 +68,9 @@ const PARENT_POLL_MS = 250
 export async function serveCommand(argv: string[]): Promise<void> {
   // Read first: a parent gone while the store opens is still seen gone (see the watch below).
   const parentAtStart = process.ppid
+  // Held from the first moment (main holds them from before this module loaded): a SIGTERM or
+  // SIGINT during the start stops it where it has got to, as one sent later stops the service.
+  const signals = holdStopSignals()
   const { values } = parseFlags({
     args: argv,
     options: {
@@ -123,81 +128,18 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stderr.write(`decision-memory serve: warning: ${why}\n`)
   }
 
-  // A broken policy stops start-up before anything is opened.
-  const policy = await loadPolicy(policyFile)
-  const auth = authFile === undefined ? undefined : await tokensNamed(authFile, values.auth === undefined)
-  if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
-  if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
-  // A port taken (or an address not this machine's) found before the store is opened: a mistyped
-  // --port made the store in --data (an empty LevelDB, and the folders above it) and only then
-  // failed to listen, leaving them behind; now nothing is made or written. The listen below still
-  // says a port taken in the instant between the two.
-  const refused = await listenRefusal(host, port)
-  if (refused !== undefined) {
-    const why = listenProblem(refused, host, port)
-    logger.error({ event: 'listen-failed', code: refused.code, host, port }, why)
-    process.stderr.write(`decision-memory serve: ${why}\n`)
-    // The log line out before the exit, as stop writes its last ones: a second at most.
-    await Promise.race([destination.end(), new Promise((late) => setTimeout(late, 1000).unref())])
-    process.exit(1)
-  }
-  const { store, decisionStore, health, loss } = await openForService(dataDir, policy)
-  // What LevelDB dropped of a damaged log as it opened the store, which it says only in its own LOG.
-  if (loss !== undefined) logger.warn({ event: 'store-damaged' }, loss)
-  // With tokens, the users are kept apart over HTTP: a folder others may read would undo it.
-  const folderExposure = auth === undefined ? undefined : await storeFolderExposure(dataDir)
-  if (folderExposure !== undefined) logger.warn({ event: 'store-folder-readable' }, folderExposure)
-  // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
-  const storeId = randomHex(16)
-  try {
-    await markServedBy(dataDir, storeId)
-  } catch (error) {
-    await store.close()
-    throw error
-  }
-  const version = packageVersion()
-  const decisions = createDecisions({ store: decisionStore, clock: systemClock, policy })
-  const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-  const bodies = validBodies()
+  // What the start has made so far, which a stop stops: all three once it is done.
+  let store: { close(): Promise<void> } | undefined
+  let server: ReturnType<typeof serveHttp> | undefined
+  let decayScan: ReturnType<typeof scheduleDecayScan> | undefined
+  let stopping = false
   // A stop aborts a decay scan asked over HTTP too, between two of its writes, as it does the
   // scheduled one: the store is not closed under it, and the next scan finishes the work.
   const scans = new AbortController()
-  const app = createApp({
-    memory: { ...memory, decayScan: (input = {}) => memory.decayScan({ ...input, signal: input.signal ?? scans.signal }) },
-    logger,
-    version,
-    decisions,
-    auth,
-    bodies,
-    storeId,
-    storeFailure: health.failure,
-  })
-
-  let stopping = false
-  const listener = serviceListener({ app, memory, bodies, logger, auth, host, stopping: () => stopping })
-  const server = serveHttp({
-    fetch: app.fetch,
-    port,
-    hostname: host,
-    createServer: ((options: ServerOptions) => serviceServer(listener, options)) as typeof createServer,
-  }, (info) => {
-    // Written whatever DECISION_MEMORY_LOG_LEVEL hides (warn, error, silent): it is the one line
-    // that says where the service is, the port --port 0 chose, which a script reads to find it.
-    const announce = logger.isLevelEnabled('info') ? logger : logger.child({}, { level: 'info' })
-    announce.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${urlHost(host)}:${info.port}`)
-  })
-
-  const decayScan = scheduleDecayScan({
-    expression: policy.scan.cron,
-    cadenceHours: policy.scan.cadence_hours,
-    scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }),
-    logger,
-    startedAt: systemClock.now(),
-  })
 
   /**
-   * Stops in order (the decay scan, the server, the store), writes the last log lines, and exits
-   * with `code`; after a signal, `signal` names it.
+   * Stops in order (the decay scan, the server, the store: those the start made), writes the last
+   * log lines, and exits with `code`; after a signal, `signal` names it.
    */
   async function stop(reason: { signal: NodeJS.Signals } | { code: number }) {
     if (stopping) return
@@ -205,24 +147,28 @@ export async function serveCommand(argv: string[]): Promise<void> {
     if ('signal' in reason) logger.info({ event: 'stopping', signal: reason.signal }, 'stopping')
     scans.abort()
     // The cron job first: a scan in progress stops between two writes, before the store closes.
-    await decayScan.stop()
-    logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
+    if (decayScan !== undefined) {
+      await decayScan.stop()
+      logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
+    }
     // Requests in progress may finish, and their connections are closed as soon as they are idle
     // (answers begun before the stop did not say Connection: close); a client that holds one
     // open (a body it never ends) does not hold the stop up past STOP_GRACE_MS: its connection is
     // closed then.
-    await new Promise<void>((done) => {
+    if (server !== undefined) {
       const http = server as Server
-      const idle = setInterval(() => http.closeIdleConnections(), IDLE_SWEEP_MS)
-      const grace = setTimeout(() => http.closeAllConnections(), STOP_GRACE_MS)
-      server.close(() => {
-        clearInterval(idle)
-        clearTimeout(grace)
-        done()
+      await new Promise<void>((done) => {
+        const idle = setInterval(() => http.closeIdleConnections(), IDLE_SWEEP_MS)
+        const grace = setTimeout(() => http.closeAllConnections(), STOP_GRACE_MS)
+        http.close(() => {
+          clearInterval(idle)
+          clearTimeout(grace)
+          done()
+        })
       })
-    })
+    }
     // After the writes already asked for (level-store.ts).
-    await store.close()
+    await store?.close()
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit; a stdout that takes none (a reader that does not
     // read) holds the stop up for a second at most.
@@ -248,12 +194,103 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // A second SIGTERM or SIGINT during the stop ends the process at once, with the signal's default
   // action: what was acknowledged is on disk already (R-SVC-3), and LevelDB recovers its log.
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: StopSignal) => {
     if (!stopping) return void stop({ signal })
     dieOf(signal)
   }
-  process.on('SIGTERM', onSignal)
-  process.on('SIGINT', onSignal)
+  /**
+   * Whether a stop signal came during the start, which then stops here, between two of its steps
+   * (none left half done), closing what it made; the signals are the stop's from then on.
+   */
+  const stopAsked = (): boolean => {
+    if (signals.received() === undefined) return false
+    signals.handOver(onSignal)
+    return true
+  }
+  if (stopAsked()) return
+
+  // A broken policy stops start-up before anything is opened.
+  const policy = await loadPolicy(policyFile)
+  const auth = authFile === undefined ? undefined : await tokensNamed(authFile, values.auth === undefined)
+  if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
+  if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
+  // A port taken (or an address not this machine's) found before the store is opened: a mistyped
+  // --port made the store in --data (an empty LevelDB, and the folders above it) and only then
+  // failed to listen, leaving them behind; now nothing is made or written. The listen below still
+  // says a port taken in the instant between the two.
+  const refused = await listenRefusal(host, port)
+  // Asked to stop first: nothing is made in --data, and the port is no matter then.
+  if (stopAsked()) return
+  if (refused !== undefined) {
+    const why = listenProblem(refused, host, port)
+    logger.error({ event: 'listen-failed', code: refused.code, host, port }, why)
+    process.stderr.write(`decision-memory serve: ${why}\n`)
+    // The log line out before the exit, as stop writes its last ones: a second at most.
+    await Promise.race([destination.end(), new Promise((late) => setTimeout(late, 1000).unref())])
+    process.exit(1)
+  }
+  let opened: Awaited<ReturnType<typeof openForService>>
+  try {
+    // A wait for a command's turn at the store (up to 3 s) ends at a stop signal, with nothing opened.
+    opened = await openForService(dataDir, policy, (dir) => takeLocalTurn(dir, (ms) => delay(ms, undefined, { signal: signals.aborted })))
+  } catch (error) {
+    if (signals.aborted.aborted && (error as Error).name === 'AbortError' && stopAsked()) return
+    throw error
+  }
+  const { decisionStore, health, loss } = opened
+  store = opened.store
+  // What LevelDB dropped of a damaged log as it opened the store, which it says only in its own LOG.
+  if (loss !== undefined) logger.warn({ event: 'store-damaged' }, loss)
+  // With tokens, the users are kept apart over HTTP: a folder others may read would undo it.
+  const folderExposure = auth === undefined ? undefined : await storeFolderExposure(dataDir)
+  if (folderExposure !== undefined) logger.warn({ event: 'store-folder-readable' }, folderExposure)
+  // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
+  const storeId = randomHex(16)
+  try {
+    await markServedBy(dataDir, storeId)
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+  if (stopAsked()) return
+  const version = packageVersion()
+  const decisions = createDecisions({ store: decisionStore, clock: systemClock, policy })
+  const memory = createDecisionMemory({ store: opened.store, policy, clock: systemClock, decisions })
+  const bodies = validBodies()
+  const app = createApp({
+    memory: { ...memory, decayScan: (input = {}) => memory.decayScan({ ...input, signal: input.signal ?? scans.signal }) },
+    logger,
+    version,
+    decisions,
+    auth,
+    bodies,
+    storeId,
+    storeFailure: health.failure,
+  })
+
+  const listener = serviceListener({ app, memory, bodies, logger, auth, host, stopping: () => stopping })
+  server = serveHttp({
+    fetch: app.fetch,
+    port,
+    hostname: host,
+    createServer: ((options: ServerOptions) => serviceServer(listener, options)) as typeof createServer,
+  }, (info) => {
+    // Written whatever DECISION_MEMORY_LOG_LEVEL hides (warn, error, silent): it is the one line
+    // that says where the service is, the port --port 0 chose, which a script reads to find it.
+    const announce = logger.isLevelEnabled('info') ? logger : logger.child({}, { level: 'info' })
+    announce.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${urlHost(host)}:${info.port}`)
+  })
+
+  decayScan = scheduleDecayScan({
+    expression: policy.scan.cron,
+    cadenceHours: policy.scan.cadence_hours,
+    scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }),
+    logger,
+    startedAt: systemClock.now(),
+  })
+
+  // The signals are the stop's from here (one that came during the start stops it now).
+  signals.handOver(onSignal)
   // Under `npm start` the service is the child of the shell npm runs its script in, and that
   // shell does not pass a signal on: `kill <npm's pid>` ended npm and the shell and left the
   // service running, its port and store held, with no clean stop. Its parent gone, it stops as on
