@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort, DAY, runCli, startService, storeTierHistory, type RunningService } from './support/processes'
+import { openStores } from '../src/open-store'
 import { tempDir } from './support/temp-dir'
 
 const running: RunningService[] = []
@@ -24,7 +25,9 @@ async function answering(body: unknown): Promise<string> {
 
 describe('decision-memory preferences of a user who has chosen nothing', () => {
   it('names a user spaced at its ends quoted, its spaces seen, and any other as it is', async () => {
+    // A store with nothing in it: a folder with none is said to hold no store.
     const data = tempDir('dm-prefs-none-')
+    await (await openStores(data)).store.close()
     const closed = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
     const spaced = await runCli(['preferences', '--user', ' alice ', '--data', data], { env: closed })
     expect(spaced).toMatchObject({ code: 0, stdout: 'nothing learned about " alice " yet\n' })

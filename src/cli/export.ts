@@ -59,6 +59,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
       return text
     },
     writesNothing: true,
+    makesNoStore: true,
   })
   if (answer.status >= 400) return failure('export', answer)
   // NDJSON is for programs, but it is often looked at where it lands: C1 controls escaped (same values).

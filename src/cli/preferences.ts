@@ -108,6 +108,7 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
       local: (memory) => memory.preferences(user, { as_of: asOf }),
       // Read from archival alone: nothing is written.
       writesNothing: true,
+      makesNoStore: true,
     })
   } catch (error) {
     // An --as-of the store refuses (in the future) is the flag's mistake, as why's is.

@@ -123,6 +123,58 @@ describe('throughServiceOrLocal when no service runs', () => {
     expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
   })
 
+  it('makes no store in an empty folder for a command that only shows what is stored: there is none, said as of a folder not there', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = tempDir('dm-local-')
+    const file = join(tempDir('dm-repo-'), 'billing.ts')
+    await writeFile(file, 'export {}\n')
+    const reads = [
+      ['preferences', '--user', 'alice', '--data', dataDir],
+      ['export', '--user', 'alice', '--data', dataDir],
+      ['why', 'D-1', '--data', dataDir],
+      ['why', file, '--data', dataDir],
+      ['why', '--point', 'complexity-tier', '--user', 'alice', '--all-projects', '--data', dataDir],
+      ['toggle', '--session', 's-1', '--user', 'alice', '--show', '--data', dataDir],
+    ]
+    for (const argv of reads) {
+      // Opened, it made an empty LevelDB there, and answered as from a store with nothing in it.
+      const { code, stderr } = await captured(() => main(argv))
+      expect({ code, stderr }, argv.join(' ')).toEqual({ code: 1, stderr: `decision-memory ${argv[0]}: there is no store in ${dataDir} (--data): give the data directory of a store\n` })
+      expect(await readdir(dataDir), argv.join(' ')).toEqual([])
+    }
+    // Nor in one holding only what is no store's data (the hook's spool, a LOG of an open refused).
+    await writeFile(join(dataDir, 'spool.ndjson'), '')
+    await writeFile(join(dataDir, 'LOG'), '')
+    const spooled = await captured(() => main(['preferences', '--user', 'alice', '--data', dataDir]))
+    expect(spooled.code).toBe(1)
+    expect((await readdir(dataDir)).sort()).toEqual(['LOG', 'spool.ndjson'])
+  })
+
+  it('says no service and no store, rather than make one, when the folder of DECISION_MEMORY_DATA is empty, for a command that only shows', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    vi.stubEnv('DECISION_MEMORY_URL', url)
+    const dataDir = tempDir('dm-local-')
+    vi.stubEnv('DECISION_MEMORY_DATA', dataDir)
+    const { code, stderr } = await captured(() => main(['export', '--user', 'alice']))
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr: `decision-memory export: no service at ${url} (connection refused), and no store in ${dataDir}: start the service, or set DECISION_MEMORY_URL to where it runs, or --data to its store\n`,
+    })
+    expect(await readdir(dataDir)).toEqual([])
+  })
+
+  it('makes the store in an empty folder for a command that writes to it (a toggle), as before', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = tempDir('dm-local-')
+    const toggled = await captured(() => main(['toggle', '--session', 's-1', '--user', 'alice', '--off', '--data', dataDir]))
+    expect(toggled.code).toBe(0)
+    expect(await readdir(dataDir)).toContain('CURRENT')
+    // And a command that shows reads it then.
+    const shown = await captured(() => main(['toggle', '--session', 's-1', '--user', 'alice', '--show', '--data', dataDir]))
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain('personalization off for session s-1')
+  })
+
   it("says a damaged store in one line naming its folder, not as LevelDB's error thrown on", async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')

@@ -48,6 +48,12 @@ export interface StoreRequest {
   /** The answer when no service runs and there is no store to open (and createStore is not set), instead of refusing. */
   whenNoStore?: () => unknown
   /**
+   * Whether the command only shows what is stored (why, preferences, export, toggle --show): with
+   * no store there is nothing to show, so a folder with none yet (empty) is said to hold none, as
+   * one not there is, rather than opened, which made an empty store in it.
+   */
+  makesNoStore?: boolean
+  /**
    * Whether `local` only reads the store (preferences, export, a decision's why, a session's
    * setting shown): a failure of LevelDB is then said as a read's. Left out where the use case
    * writes, or may (a point's why rebuilds an aggregate not in core): said as a write's.
@@ -270,9 +276,14 @@ function noStoreAt(dir: string): boolean {
   return names === undefined ? !existsSync(dir) : foreignFileIn(dir, names) !== undefined && dataWithoutCurrentIn(dir, names) === undefined
 }
 
-/** Whether `dir` is a folder with nothing in it: no store yet, which opening it would make. */
-function emptyFolderAt(dir: string): boolean {
-  return namesIn(dir)?.length === 0
+/**
+ * Whether `dir` is a folder with no store in it yet, which opening it would make: empty, or holding
+ * none of LevelDB's data (no CURRENT; a spool, a LOCK or a LOG alone). A store that lost its
+ * CURRENT beside its data is one: the open says it is damaged.
+ */
+function noStoreYetAt(dir: string): boolean {
+  const names = namesIn(dir)
+  return names !== undefined && !names.includes('CURRENT') && dataWithoutCurrentIn(dir, names) === undefined
 }
 
 /**
@@ -313,9 +324,11 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
         throw new StoreOpenError(`there is no store in ${shellWord(dir)}${named === undefined ? '' : ` (${named})`}: ${what}: give the data directory of a store`)
       }
     }
-    // A command that says what it answers with no store (a dry run, an import of no records) makes
-    // none in an empty folder either, where opening one would make LevelDB's files.
-    if (request.createStore !== true && (noStoreAt(dir) || (request.whenNoStore !== undefined && emptyFolderAt(dir)))) {
+    // A command that says what it answers with no store (a dry run, an import of no records), or
+    // that only shows what is stored, makes none in an empty folder either, where opening one would
+    // make LevelDB's files.
+    const showsNothing = request.whenNoStore !== undefined || request.makesNoStore === true
+    if (request.createStore !== true && (noStoreAt(dir) || (showsNothing && noStoreYetAt(dir)))) {
       // Nor is one under a folder this account may not enter, which may well hold a store: said
       // as that, not as no store there.
       const barred = barredFolderProblem(dir)

@@ -70,6 +70,8 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     local: (memory: DecisionMemory) => memory.session({ session_id: sessionId, user }),
     // Read before a toggle too (seenBefore), whose command then writes: a read alone with --show.
     writesNothing: show,
+    // A toggle makes the store it writes to; --show only shows.
+    makesNoStore: show,
     dataDir: values.data,
     policyFile: values.policy,
     expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),

@@ -54,6 +54,7 @@ async function sessionProjectHere(sessionId: string, user: string, dataDir: stri
       expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),
       local: (memory) => memory.session({ session_id: sessionId, user }),
       writesNothing: true,
+      makesNoStore: true,
     })
   } catch {
     return undefined
@@ -423,6 +424,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
             : memory.why({ user, project, point: point as string, as_of: asOf, ...run }),
         // A decision's chain is read; a point's recommendation may rebuild its aggregate into core, a write.
         writesNothing: key !== undefined,
+        // Either way, it shows what is stored: with no store, nothing.
+        makesNoStore: true,
       })
     } catch (error) {
       if (!(error instanceof InputError)) throw error
@@ -481,6 +484,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
         expect: hasFields({ decisions: 'array' }),
         local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
         writesNothing: true,
+        makesNoStore: true,
       })
     } catch (error) {
       // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY: read by the
