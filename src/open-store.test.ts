@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { LEVEL_OPTIONS, markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError, watchStore } from './open-store'
+import { LEVEL_OPTIONS, markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError, undoStoreMaking, watchStore } from './open-store'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -430,6 +430,60 @@ describe('the folder of a new store', () => {
     const { store } = await openStores(dir)
     await store.close()
     expect((await stat(dir)).mode & 0o777).toBe(0o750)
+  })
+})
+
+describe('undoing the store a start made (serve, its listen failed after)', () => {
+  /** Makes the store in `dir` as serve does: opened, marked, closed. */
+  async function made(dir: string): Promise<void> {
+    const { store } = await openStores(dir)
+    await markServedBy(dir, '0123456789abcdef')
+    await store.close()
+  }
+
+  it('removes the store and the folders made for it, up to the first that was there', async () => {
+    const parent = await tempFolder()
+    const dir = join(parent, 'new', 'data')
+    const undo = undoStoreMaking(dir)
+    await made(dir)
+    await undo()
+    expect(await readdir(parent)).toEqual([])
+  })
+
+  it('removes only what it made from a folder that was there, and leaves the folder', async () => {
+    const dir = await tempFolder()
+    await writeFile(join(dir, 'spool.ndjson'), '{"an":"event"}\n')
+    const undo = undoStoreMaking(dir)
+    await made(dir)
+    // Put there by another meanwhile: not the start's to remove.
+    await writeFile(join(dir, 'LOCAL_TURN'), '1 x\n')
+    await undo()
+    expect((await readdir(dir)).sort()).toEqual(['LOCAL_TURN', 'spool.ndjson'])
+  })
+
+  it('leaves a folder made for it that holds a file of another', async () => {
+    const parent = await tempFolder()
+    const dir = join(parent, 'data')
+    const undo = undoStoreMaking(dir)
+    await made(dir)
+    await writeFile(join(dir, 'notes.txt'), 'mine')
+    await undo()
+    expect(await readdir(dir)).toEqual(['notes.txt'])
+  })
+
+  it('touches nothing of a store that was there', async () => {
+    const dir = await tempFolder()
+    const db = new Level<string, string>(dir)
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    const undo = undoStoreMaking(dir)
+    await made(dir)
+    const after = (await readdir(dir)).sort()
+    await undo()
+    expect((await readdir(dir)).sort()).toEqual(after)
+    await db.open()
+    expect(await db.get('k')).toBe('an acknowledged choice')
+    await db.close()
   })
 })
 

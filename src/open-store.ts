@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs'
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path'
 import { Level } from 'level'
@@ -95,6 +95,53 @@ export async function makeStoreFolder(dir: string): Promise<void> {
  */
 const STORE_FILE =
   /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst|dbtmp)|LOCAL_TURN.*|SERVICE_ID|SERVICE_FOLDER|spool\.ndjson(?:\..+)?|\.DS_Store|Thumbs\.db|desktop\.ini)$/
+
+/**
+ * The files a store's open (LevelDB's) and a service's start (SERVICE_ID, SERVICE_FOLDER) make in
+ * its folder: those `undoStoreMaking` may remove. Not a turn's nor a spool's, which are others'.
+ */
+const MADE_BY_OPEN = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst|dbtmp)|SERVICE_ID|SERVICE_FOLDER)$/
+
+/**
+ * What undoes the store a start is about to make in `dir`, should the start fail after the store is
+ * made (serve, a port taken in the moment after it found it free): the store's files and the
+ * service's made since this call, then the folders made for it, each only if left empty. Nothing,
+ * where `dir` holds a store already (its CURRENT): a store that was there is never touched. Files
+ * of others (a spool, a command's turn, a file of yours) are left, and the folders holding them.
+ * Run once the store is closed.
+ */
+export function undoStoreMaking(dir: string): () => Promise<void> {
+  const before = namesIn(dir)
+  if (before?.includes('CURRENT') === true) return async () => {}
+  // The folders the open would make: `dir` and those above it not there now, nearest the root last.
+  const made: string[] = []
+  if (before === undefined) {
+    for (let folder = resolve(dir); !existsNow(folder); folder = dirname(folder)) {
+      made.push(folder)
+      if (dirname(folder) === folder) break
+    }
+  }
+  const had = new Set(before ?? [])
+  return async () => {
+    for (const name of namesIn(dir) ?? []) {
+      if (MADE_BY_OPEN.test(name) && !had.has(name)) await unlink(join(dir, name)).catch(() => {})
+    }
+    // rmdir removes an empty folder alone: one a file of another's was put in stays, and those above it.
+    for (const folder of made) {
+      if (!(await rmdir(folder).then(() => true, () => false))) break
+    }
+  }
+}
+
+/** Whether anything is at `path` (a dangling link too). */
+function existsNow(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /**
  * A file in `dir` that is no store's, when `dir` holds no store (no CURRENT): a project's folder

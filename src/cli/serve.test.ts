@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, readdirSync, watch } from 'node:fs'
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { connect } from 'node:net'
+import { connect, createServer as createSocketServer } from 'node:net'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { Level } from 'level'
 import { describe, expect, it } from 'vitest'
-import { BIN, cleanEnv } from '../../test/support/processes'
+import { BIN, cleanEnv, freePort } from '../../test/support/processes'
 import { spawnService } from '../../test/support/spawn-service'
 import { openStores } from '../open-store'
 import { LOCAL_TURN_FILE, takeLocalTurn } from './local-turn'
@@ -161,6 +162,61 @@ describe('decision-memory serve sent a stop signal as it starts', () => {
       expect({ code: ended.code, killedBy: ended.killedBy }).toEqual({ code: 0, killedBy: null })
       expect(ended.events.map((e) => e.event)).toEqual(['port-barred-by-fetch', 'stopping', 'stopped'])
       expect(existsSync(dataDir)).toBe(false)
+    } finally {
+      await rm(parent, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('decision-memory serve on a port taken between its look and its listen', () => {
+  /**
+   * Runs serve on `dataDir` with another process's turn at the store held, so that it waits once
+   * it has found `port` free; takes the port while it waits, then gives the turn back: its listen,
+   * once the store is opened, finds the port taken. Gives its exit code and stderr.
+   */
+  async function takenWhileWaiting(dataDir: string): Promise<{ code: number | null; stderr: string; port: number }> {
+    const port = await freePort()
+    await writeFile(join(dataDir, LOCAL_TURN_FILE), `${process.pid} 0123456789abcdef\n`)
+    const taker = createSocketServer()
+    const watcher = watch(dataDir)
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data', dataDir], { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve))
+    watcher.on('change', (_kind, name) => {
+      if (!String(name).startsWith(`${LOCAL_TURN_FILE}.wait.`)) return
+      watcher.close()
+      taker.listen(port, '127.0.0.1', () => void unlink(join(dataDir, LOCAL_TURN_FILE)))
+    })
+    try {
+      return { code: await closed, stderr, port }
+    } finally {
+      watcher.close()
+      await new Promise((done) => taker.close(done))
+    }
+  }
+
+  it('removes the store it made for this start, and leaves a store that was there', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-serve-race-'))
+    try {
+      const fresh = join(parent, 'fresh')
+      await mkdir(fresh)
+      const made = await takenWhileWaiting(fresh)
+      expect(made.code).toBe(1)
+      expect(made.stderr).toContain(`127.0.0.1:${made.port} is in use by another process`)
+      // An empty LevelDB (CURRENT, LOCK, LOG, MANIFEST-…, its log) and SERVICE_ID were left in it.
+      expect(readdirSync(fresh)).toEqual([])
+      // A store that was there: kept, what it holds with it.
+      const kept = join(parent, 'kept')
+      const db = new Level<string, string>(kept)
+      await db.put('k', 'an acknowledged choice')
+      await db.close()
+      const again = await takenWhileWaiting(kept)
+      expect(again.code).toBe(1)
+      expect(again.stderr).toContain('is in use by another process')
+      await db.open()
+      expect(await db.get('k')).toBe('an acknowledged choice')
+      await db.close()
     } finally {
       await rm(parent, { recursive: true, force: true })
     }

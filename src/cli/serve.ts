@@ -16,7 +16,7 @@ import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import { LIMITS } from '../domain/limits'
 import type { TierPolicy } from '../memory/level-store'
-import { markServedBy, openStores, StoreOpenError, storeFolderExposure } from '../open-store'
+import { markServedBy, openStores, StoreOpenError, storeFolderExposure, undoStoreMaking } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
@@ -132,6 +132,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let store: { close(): Promise<void> } | undefined
   let server: ReturnType<typeof serveHttp> | undefined
   let decayScan: ReturnType<typeof scheduleDecayScan> | undefined
+  // Set when the start fails once it has made the store: what undoes it, run once it is closed.
+  let unmake: (() => Promise<void>) | undefined
   let stopping = false
   // A stop aborts a decay scan asked over HTTP too, between two of its writes, as it does the
   // scheduled one: the store is not closed under it, and the next scan finishes the work.
@@ -169,6 +171,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     }
     // After the writes already asked for (level-store.ts).
     await store?.close()
+    await unmake?.()
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit; a stdout that takes none (a reader that does not
     // read) holds the stop up for a second at most.
@@ -229,6 +232,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await Promise.race([destination.end(), new Promise((late) => setTimeout(late, 1000).unref())])
     process.exit(1)
   }
+  // The port was free a moment ago, but another process may take it before the listen below: a
+  // store made for this start is then removed again, as if the port had been found taken here.
+  const undoStore = undoStoreMaking(dataDir)
   let opened: Awaited<ReturnType<typeof openForService>>
   try {
     // A wait for a command's turn at the store (up to 3 s) ends at a stop signal, with nothing opened.
@@ -310,6 +316,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // crash with a stack trace; every error is logged, the first one stops the service.
   server.on('error', (error: NodeJS.ErrnoException) => {
     const why = server.listening ? `the server on ${urlHost(host)}:${port} failed: ${error.message}` : listenProblem(error, host, port)
+    if (!server.listening) unmake = undoStore
     logger.error({ event: server.listening ? 'server-failed' : 'listen-failed', code: error.code, host, port }, why)
     process.stderr.write(`decision-memory serve: ${why}\n`)
     void stop({ code: 1 })
