@@ -131,15 +131,17 @@ const refuseNotUtf8: MiddlewareHandler = async (c, next) => {
  * After the token is checked, as the refusal of a body that is not UTF-8.
  */
 const refuseEncodedBody: MiddlewareHandler = async (c, next) => {
-  // An OPTIONS's body is not read (utf8Body): compressed or not, the Allow of its path answers it.
-  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next()
+  // A body not read (an OPTIONS's, a DELETE's) is not judged either: compressed or not, the Allow
+  // of its path answers an OPTIONS, and a DELETE forgets the user of its path. Read here to see
+  // whether it was empty, a DELETE's body, counted by no limit, was read whole, however long.
+  if (bodyNotRead(c.req.method)) return next()
   const encoding = c.req.header('content-encoding')
   const compressed = encoding !== undefined && !/^\s*(identity\s*)?$/i.test(encoding)
   const transfer = c.req.header('transfer-encoding')
   const codings = transfer === undefined || /^\s*chunked\s*$/i.test(transfer) ? [] : transferCodings(transfer)
   if (!compressed && codings.length === 0) return next()
-  // Said of a body only: a request that sends none (a DELETE) has nothing compressed, and is
-  // answered as without the header. Read only here, with such a header: rare.
+  // Said of a body only: a request that sends none has nothing compressed, and is answered as
+  // without the header. Read only here, with such a header (rare), after limitBody: bounded.
   if (c.req.raw.body === null || (await c.req.arrayBuffer()).byteLength === 0) return next()
   if (compressed) {
     return c.json(

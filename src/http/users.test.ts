@@ -252,6 +252,31 @@ describe('DELETE /v1/users/{user}', () => {
       expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
     }
   })
+  it('reads no body sent compressed or in a transfer coding either: the user of the path is forgotten, not a 415', async () => {
+    const { app, call } = await seeded()
+    // Counted by what was read of it: a body of no end, read whole to judge it, would never answer.
+    let pulled = 0
+    const endless = () =>
+      new ReadableStream({
+        pull: (c) => {
+          pulled += 1
+          if (pulled > 64) c.close()
+          else c.enqueue(new Uint8Array(64 * 1024))
+        },
+      })
+    for (const [user, headers] of [
+      ['alice', { 'content-encoding': 'gzip' }],
+      ['bob', { 'transfer-encoding': 'gzip, chunked' }],
+    ] as const) {
+      pulled = 0
+      const r = await app.request(`/v1/users/${user}`, { method: 'DELETE', headers, body: endless(), duplex: 'half' } as RequestInit)
+      expect([user, r.status]).toEqual([user, 200])
+      expect(((await r.json()) as { deleted: number }).deleted).toBeGreaterThan(0)
+      expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
+      // Not read past what a stream hands over before it is asked (one chunk, or two).
+      expect(pulled, user).toBeLessThan(4)
+    }
+  })
 })
 
 describe('GET /v1/users/{user}/preferences?as_of= (R-REC-9)', () => {
