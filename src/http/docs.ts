@@ -114,7 +114,7 @@ const SCOPE_CHALLENGE = {
  * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
  * /healthz, for a user the request names; without it, a request not of this machine), 413 wherever a body is read (every
  * method but GET, HEAD and DELETE: the limit is the method's, whatever the route), 415 wherever a body is
- * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a
+ * declared, or may be sent compressed (every method but GET, HEAD and DELETE), and 400 on every one: a
  * URL whose percent-encoding is not UTF-8 is refused before any route (url-encoding.ts),
  * `/healthz?x=%FF` too, and a query parameter a route does not have (router.ts); 408 on every one,
  * answered by Node (client-error.ts) to a request that did not arrive in full within its timeouts;
@@ -156,11 +156,12 @@ export function withMiddlewareErrors(document: Document): Document {
             'a request addressed to a name not of this machine (`host`) or sent by a web page of another site (`origin`)',
         )
       }
-      // A DELETE's body is not read (app.ts's limitBody), so not counted either.
-      if (method !== 'get' && method !== 'head' && method !== 'delete') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
+      // A DELETE's body is not read (app.ts's bodyNotRead), so neither counted nor judged.
+      const readsBody = method !== 'get' && method !== 'head' && method !== 'delete'
+      if (readsBody) common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
       if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`, or a transfer coding besides `chunked`)')
       // A compressed body is refused whatever the route (app.ts), one that takes no body too.
-      else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`, or a transfer coding besides `chunked`), though the operation reads none')
+      else if (readsBody) common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`, or a transfer coding besides `chunked`), though the operation reads none')
       // Every request may name the store it is meant for (store-id.ts), /healthz included.
       common[409] = errorAnswer(STORE_MISMATCH)
       operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER, REQUEST_ID_PARAMETER]
