@@ -164,6 +164,39 @@ describe('reading ADR folders (R-CON-6)', () => {
     }
   })
 
+  it('reads a slashed day written with the status in the folder\'s order too, as it reads a "Date:" field\'s', () => {
+    // `Accepted on 12/02/2016` was said as 2016-02-12 or 2016-12-02 in a folder whose `Date: 25/02/2016`
+    // settles it, where `Date: 12/02/2016` beside it was read as the 12th of February.
+    const dated = (n: number, date: string) => `# ${n}. Use X${n}\n\nDate: ${date}\n\n## Status\n\nAccepted\n`
+    const status = (n: number, line: string) => `# ${n}. Use X${n}\n\n## Status\n\n${line}\n`
+    const reading = readTexts({
+      '0001-use-x1.md': dated(1, '25/02/2016'),
+      '0002-use-x2.md': status(2, 'Accepted on 12/02/2016'),
+      '0003-use-x3.md': dated(3, '12/02/2016'),
+      // A field dates the record first: the status's day, another, is said as before.
+      '0004-use-x4.md': `# 4. Use X4\n\nDate: 03/04/2016\n\n## Status\n\nAccepted (05/04/2016)\n`,
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2016-02-25', null, null],
+      'ADR-0002': ['accepted', '2016-02-12', null, null],
+      'ADR-0003': ['accepted', '2016-02-12', null, null],
+      'ADR-0004': ['accepted', '2016-04-03', null, null],
+    })
+    const readSo = (date: string, on: string) => `"${date}" is read as ${on}, day first, as this folder writes its dates ("25/02/2016" in 0001-use-x1.md); write it as YYYY-MM-DD to say so`
+    expect(reading.problems).toEqual([
+      { path: '0002-use-x2.md', line: 5, message: readSo('12/02/2016', '2016-02-12'), read: true },
+      { path: '0003-use-x3.md', line: 3, message: readSo('12/02/2016', '2016-02-12'), read: true },
+      { path: '0004-use-x4.md', line: 3, message: readSo('03/04/2016', '2016-04-03'), read: true },
+      { path: '0004-use-x4.md', line: 7, message: '"05/04/2016" could be 2016-04-05 or 2016-05-04; passed over, the record is dated 2016-04-03 (write the one it is as YYYY-MM-DD)' },
+    ])
+    // Where no order is settled, it stays unread, and said.
+    const alone = readTexts({ '0001-use-x1.md': status(1, 'Accepted on 12/02/2016') })
+    expect(summary(alone.records)['ADR-0001']).toEqual(['accepted', null, null, null])
+    expect(alone.problems).toEqual([
+      { path: '0001-use-x1.md', line: 5, message: '"12/02/2016" could be 2016-02-12 or 2016-12-02; the record is read without it (write the one it is as YYYY-MM-DD)' },
+    ])
+  })
+
   it('DECISIONS.md: in a log that writes no status, an entry named by its key or saying what was decided is read as accepted, and said; a number with its zeros before a title is no part of it', () => {
     // As public logs keep them: `## D-001 · 2026-09-22 · North star: …` with `Context:`/`Chose:`/`Why:` lines,
     // and `## 2026-08-16 — Accept …` with `**Decision:**` and `**Reasoning:**`.

@@ -37,17 +37,25 @@ export function slashedOrderOf(files: ReadonlyArray<{ path: string; text: string
   return found
 }
 
+/** A day and a month with slashes, as written: `12/02/2016`. */
+const SLASHED = /^\s*\d{1,2}\/\d{1,2}\/\d{4}\s*$/
+
 /**
  * A record that writes no date but one both orders make a day, dated in the folder's `order`: the
  * first such date it writes, which it would be dated by were it unambiguous (each date it cannot
- * read is one that came before any it could), then said as read so. A record dated otherwise keeps
- * its date, and the date it cannot read is said as before.
+ * read is one that came before any it could), then said as read so. A date field's first, then a
+ * status line's (`Accepted on 12/02/2016`), as a status's day dates a record only where no field
+ * does: read alone, a day-first folder read `Date: 12/02/2016` as the 12th of February and left
+ * `Accepted on 12/02/2016` unread. A record dated otherwise keeps its date, and the date it cannot
+ * read is said as before.
  */
 export function settleSlashedDate(record: ParsedRecord, order: SlashedOrder | undefined, latest?: string): ParsedRecord {
   if (order === undefined || (record.date ?? null) !== null) return record
   const unread = record.unreadDates ?? []
-  const at = unread.findIndex((d) => /^\s*\d{1,2}\/\d{1,2}\/\d{4}\s*$/.test(d.text))
-  const written = unread[at]
+  const notes = record.notes ?? []
+  const inField = unread.findIndex((d) => SLASHED.test(d.text))
+  const inStatus = inField < 0 ? notes.findIndex((n) => n.date !== undefined && SLASHED.test(n.date.text)) : -1
+  const written = inField >= 0 ? unread[inField] : notes[inStatus]?.date
   if (written === undefined) return record
   const [, a, b, year] = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(written.text) as unknown as [string, string, string, string]
   const [day, month] = order.dayFirst ? [a, b] : [b, a]
@@ -58,7 +66,7 @@ export function settleSlashedDate(record: ParsedRecord, order: SlashedOrder | un
   return {
     ...record,
     date,
-    unreadDates: unread.filter((_, i) => i !== at),
-    notes: [...(record.notes ?? []), { line: written.line, message, read: true }],
+    unreadDates: unread.filter((_, i) => i !== inField),
+    notes: [...notes.filter((_, i) => i !== inStatus), { line: written.line, message, read: true }],
   }
 }
