@@ -2485,6 +2485,34 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Accepted on Monday, 5 May 2020')).toEqual({ status: 'accepted', unreadDate: 'Monday, 5 May 2020' })
   })
 
+  it('a day with its month named in another language after the status word ("Accepted on 5 juin 2023") is said as not a date, as a "Date:" field\'s is', () => {
+    // readDate reads none of them, and a `Date: 5 juin 2023` is said as not a date; after the status
+    // it was passed over unsaid, the record read as accepted with nothing said of the day.
+    for (const [line, written] of [
+      ['Accepted on 5 juin 2023', '5 juin 2023'],
+      ['Accepté le 1er juin 2023', '1er juin 2023'],
+      ['Aceptado el 5 de junio de 2023', '5 de junio de 2023'],
+      ['Angenommen am 5. Juni 2023', '5. Juni 2023'],
+      ['Accettato il 5 giugno 2023', '5 giugno 2023'],
+      ['Aceito em 5 de março de 2023', '5 de março de 2023'],
+      ['Accepted (5 AOÛT 2023)', '5 AOÛT 2023'],
+    ] as const) {
+      expect(readDate(written), written).toBeUndefined()
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
+    }
+    // A word that names no month is prose, as in English (`Accepted in sprint 12, 2024`).
+    expect(readStatusLine('Accepted on 5 juinx 2023')).toEqual({ status: 'accepted' })
+    const reading = readTexts({
+      '0001-use-a.md': '# 1. Use A\n\nDate: 5 juin 2023\n\n## Status\n\nAccepted\n',
+      '0002-use-b.md': '# 2. Use B\n\n## Status\n\nAccepted on 5 juin 2023\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null], 'ADR-0002': ['accepted', null, null, null] })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: '"5 juin 2023" is not a date; the record is read without it' },
+      { path: '0002-use-b.md', line: 5, message: '"5 juin 2023" is not a date; the record is read without it' },
+    ])
+  })
+
   it('a day in numbers after its weekday, after the status word ("Accepted on Tuesday, 2020-05-05"), is read as a "Date:" field\'s is', () => {
     // A Date: field reads `Tuesday, 2020-05-05`; after the status only a day with its month named
     // was taken after its weekday, and this one was passed over unsaid, the record dated its import.

@@ -221,6 +221,29 @@ const WEEKDAY_WORD = `(?:${['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
  */
 const NAMED_DAY_WRITTEN = String.raw`(?:${WEEKDAY_WORD}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_WORD}\.?,?\s+\d{4}|${MONTH_WORD}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})`
 
+/**
+ * The months as the records whose status words are read in Spanish, Portuguese, French, German and
+ * Italian name them (`junio`, `junho`, `juin`, `Juni`, `giugno`), with and without their accents.
+ */
+const OTHER_MONTHS = [
+  ...['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'setiembre', 'octubre', 'noviembre', 'diciembre'],
+  ...['janeiro', 'fevereiro', 'março', 'marco', 'maio', 'junho', 'julho', 'setembro', 'outubro', 'novembro', 'dezembro'],
+  ...['janvier', 'février', 'fevrier', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'aout', 'septembre', 'octobre', 'novembre', 'décembre', 'decembre'],
+  ...['januar', 'jänner', 'februar', 'märz', 'maerz', 'april', 'juni', 'juli', 'august', 'september', 'oktober', 'dezember'],
+  ...['gennaio', 'febbraio', 'aprile', 'maggio', 'giugno', 'luglio', 'settembre', 'ottobre', 'dicembre'],
+]
+
+/** One of OTHER_MONTHS, whole, in any case (`juin`, `Juni`, `JUIN`), as MONTH_WORD is written. */
+const OTHER_MONTH_WORD = `(?:${OTHER_MONTHS.map((m) => [...m].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})(?!\\p{L})`
+
+/**
+ * A day with its month named in another language, as those records write one (`5 juin 2023`,
+ * `1er juin 2023`, `5. Juni 2023`, `5 de junio de 2023`): readDate reads none, and a `Date:` field
+ * written so is said as not a date; beside a status (`Accepted on 5 juin 2023`, `Accepté le 5 juin
+ * 2023`) it was passed over unsaid, the record read as if no day were written there.
+ */
+const OTHER_NAMED_DAY_WRITTEN = String.raw`\d{1,2}(?:\.|er)?\s+(?:de\s+)?${OTHER_MONTH_WORD}\.?,?\s+(?:de\s+)?\d{4}`
+
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
 
@@ -230,7 +253,7 @@ const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 /** A day before a status word, and what separates them. */
 const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})`, 'u')
 /** The day dayAfter reads, and the end of it: tried right after a separator. */
-const DAY_AND_END = String.raw`((?:${WEEKDAY_WORD}\.?,?\s+)?${DAY_WRITTEN}|${NAMED_DAY_WRITTEN})(?![\d./-]*\d)`
+const DAY_AND_END = String.raw`((?:${WEEKDAY_WORD}\.?,?\s+)?${DAY_WRITTEN}|${NAMED_DAY_WRITTEN}|${OTHER_NAMED_DAY_WRITTEN})(?![\d./-]*\d)`
 /** The separators between a status word and its day but who took the step, and the day after them. */
 export const DAY_AFTER_WORD = new RegExp(String.raw`^\p{L}+(?:\s*[(:,.\u2014\u2013-]\s*|\s+(?:on|el|le|am|em|il)\s+|\s+)${DAY_AND_END}`, 'u')
 /** The words before who took the step, `Accepted by`, and the white space after them. */
