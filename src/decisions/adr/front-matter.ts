@@ -25,15 +25,16 @@ export function boundedMatter(matter: readonly Line[]): string {
 }
 
 /**
- * The front matter parsed as YAML, or why it cannot be (the first line of the first error) and at
- * which of its lines (1-based), where YAML says one: its syntax errors give their offset (`linePos`
- * where errors are formatted), and an alias to no anchor (`*nope`) is found by its name. An error
+ * The front matter parsed as YAML, or why it cannot be (the first line of the first error; whether
+ * it is too many aliases, which valid YAML may hold) and at which of its lines (1-based), where
+ * YAML says one: its syntax errors give their offset (`linePos` where errors are formatted), and
+ * an alias to no anchor (`*nope`) is found by its name. An error
  * found only once the document is read through (too many aliases, `Excessive alias count`) has no
  * line: said at line 1 of the front matter, such an error pointed to a line that holds no fault.
  * Its errors are left unformatted: `prettyErrors` quotes the lines around each, which for thousands
  * of them was most of the time taken.
  */
-export function parseMatter(text: string): { value: unknown } | { reason: string; line?: number } {
+export function parseMatter(text: string): { value: unknown } | { reason: string; line?: number; tooManyAliases?: true } {
   // `logLevel: 'error'`: a warning (`x: !custom b`, a tag it does not know) is no reason a record
   // cannot be read, and yaml would write it to the process's stderr, among import-adr's problems.
   const options = { prettyErrors: false, logLevel: 'error' } as const
@@ -46,7 +47,10 @@ export function parseMatter(text: string): { value: unknown } | { reason: string
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0] ?? ''
     const offset = error instanceof YAMLParseError ? error.pos[0] : document === undefined ? undefined : unresolvedAliasAt(document, reason)
-    return { reason: shortened(reason), ...(offset === undefined ? {} : { line: lineAt(text, offset) }) }
+    // Aliases that would expand the value past yaml's limit (`Excessive alias count indicates a
+    // resource exhaustion attack`) are valid YAML, refused for safety: not said as YAML that is not.
+    const tooManyAliases = error instanceof ReferenceError && /^Excessive alias count\b/.test(reason)
+    return { reason: shortened(reason), ...(offset === undefined ? {} : { line: lineAt(text, offset) }), ...(tooManyAliases ? { tooManyAliases: true as const } : {}) }
   }
 }
 

@@ -307,7 +307,8 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
     templateStatus(matter)
     // Lines are counted from the front matter's first line; the file's line is one more. An error
     // YAML gives no place (too many aliases) is said of the front matter, at the `---` opening it.
-    throw new UnreadableRecord(parsed.line === undefined ? 1 : parsed.line + 1, `front matter is not valid YAML: ${parsed.reason}`)
+    const why = parsed.tooManyAliases === true ? `front matter has too many aliases to read safely (${parsed.reason})` : `front matter is not valid YAML: ${parsed.reason}`
+    throw new UnreadableRecord(parsed.line === undefined ? 1 : parsed.line + 1, why)
   }
   const data: Record<string, unknown> = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>) : {}
   const record = parseRecord(lines.slice(end + 1))
