@@ -105,22 +105,16 @@ const MADE_BY_OPEN = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ld
 /**
  * What undoes the store a start is about to make in `dir`, should the start fail after the store is
  * made (serve, a port taken in the moment after it found it free): the store's files and the
- * service's made since this call, then the folders made for it, each only if left empty. Nothing,
- * where `dir` holds a store already (its CURRENT): a store that was there is never touched. Files
- * of others (a spool, a command's turn, a file of yours) are left, and the folders holding them.
- * Run once the store is closed.
+ * service's made since this call, then `made`, the folders made for it, each only if left empty.
+ * Nothing, where `dir` holds a store already (its CURRENT): a store that was there is never
+ * touched. So it is called at the last moment before the open, within the turn at the folder: a
+ * store a command made and wrote to while the start waited for that turn is one that was there.
+ * Files of others (a spool, a command's turn, a file of yours) are left, and the folders holding
+ * them. Run once the store is closed.
  */
-export function undoStoreMaking(dir: string): () => Promise<void> {
+export function undoStoreMaking(dir: string, made: readonly string[] = foldersMissing(dir)): () => Promise<void> {
   const before = namesIn(dir)
   if (before?.includes('CURRENT') === true) return async () => {}
-  // The folders the open would make: `dir` and those above it not there now, nearest the root last.
-  const made: string[] = []
-  if (before === undefined) {
-    for (let folder = resolve(dir); !existsNow(folder); folder = dirname(folder)) {
-      made.push(folder)
-      if (dirname(folder) === folder) break
-    }
-  }
   const had = new Set(before ?? [])
   return async () => {
     for (const name of namesIn(dir) ?? []) {
@@ -131,6 +125,19 @@ export function undoStoreMaking(dir: string): () => Promise<void> {
       if (!(await rmdir(folder).then(() => true, () => false))) break
     }
   }
+}
+
+/**
+ * The folders a store's open in `dir` would make: `dir` and those above it not there now, nearest
+ * the root last. Read before a start makes any (a turn at the folder makes it): see undoStoreMaking.
+ */
+export function foldersMissing(dir: string): string[] {
+  const missing: string[] = []
+  for (let folder = resolve(dir); !existsNow(folder); folder = dirname(folder)) {
+    missing.push(folder)
+    if (dirname(folder) === folder) break
+  }
+  return missing
 }
 
 /** Whether anything is at `path` (a dangling link too). */

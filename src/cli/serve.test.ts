@@ -171,10 +171,12 @@ describe('decision-memory serve sent a stop signal as it starts', () => {
 describe('decision-memory serve on a port taken between its look and its listen', () => {
   /**
    * Runs serve on `dataDir` with another process's turn at the store held, so that it waits once
-   * it has found `port` free; takes the port while it waits, then gives the turn back: its listen,
-   * once the store is opened, finds the port taken. Gives its exit code and stderr.
+   * it has found `port` free; runs `meanwhile` (the turn's own work), takes the port while it
+   * waits, then gives the turn back: its listen, once the store is opened, finds the port taken.
+   * Gives its exit code and stderr. A serve that took the port itself (its wait over first) is
+   * stopped and said so, rather than left running for the test to time out on.
    */
-  async function takenWhileWaiting(dataDir: string): Promise<{ code: number | null; stderr: string; port: number }> {
+  async function takenWhileWaiting(dataDir: string, meanwhile: () => Promise<void> = async () => {}): Promise<{ code: number | null; stderr: string; port: number }> {
     const port = await freePort()
     await writeFile(join(dataDir, LOCAL_TURN_FILE), `${process.pid} 0123456789abcdef\n`)
     const taker = createSocketServer()
@@ -183,16 +185,26 @@ describe('decision-memory serve on a port taken between its look and its listen'
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
     const closed = new Promise<number | null>((resolve) => child.once('close', resolve))
-    watcher.on('change', (_kind, name) => {
-      if (!String(name).startsWith(`${LOCAL_TURN_FILE}.wait.`)) return
-      watcher.close()
-      taker.listen(port, '127.0.0.1', () => void unlink(join(dataDir, LOCAL_TURN_FILE)))
+    const taken = new Promise<void>((resolve, reject) => {
+      watcher.on('change', (_kind, name) => {
+        if (!String(name).startsWith(`${LOCAL_TURN_FILE}.wait.`)) return
+        watcher.close()
+        taker.once('error', reject)
+        void meanwhile().then(() => taker.listen(port, '127.0.0.1', () => void unlink(join(dataDir, LOCAL_TURN_FILE)).then(() => resolve())), reject)
+      })
     })
     try {
+      await taken
       return { code: await closed, stderr, port }
+    } catch (error) {
+      throw new Error(`serve did not wait for the turn until the port was taken: ${String(error)}\n${stderr}`)
     } finally {
       watcher.close()
-      await new Promise((done) => taker.close(done))
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL')
+        await closed
+      }
+      if (taker.listening) await new Promise((done) => taker.close(done))
     }
   }
 
@@ -219,6 +231,27 @@ describe('decision-memory serve on a port taken between its look and its listen'
       await db.close()
     } finally {
       await rm(parent, { recursive: true, force: true })
+    }
+  })
+
+  it('leaves a store another process made, and wrote to, while it waited for its turn at the folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-serve-race-'))
+    try {
+      // No store when serve starts; a command (no service running) makes one in its turn, and
+      // records a choice in it, which serve, waiting for that turn, then opens.
+      const ended = await takenWhileWaiting(dir, async () => {
+        const db = new Level<string, string>(dir)
+        await db.put('k', 'an acknowledged choice')
+        await db.close()
+      })
+      expect(ended.code).toBe(1)
+      expect(ended.stderr).toContain('is in use by another process')
+      const db = new Level<string, string>(dir)
+      await db.open()
+      expect(await db.get('k')).toBe('an acknowledged choice')
+      await db.close()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })

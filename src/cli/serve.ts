@@ -16,7 +16,7 @@ import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import { LIMITS } from '../domain/limits'
 import type { TierPolicy } from '../memory/level-store'
-import { markServedBy, openStores, StoreOpenError, storeFolderExposure, undoStoreMaking } from '../open-store'
+import { foldersMissing, markServedBy, openStores, StoreOpenError, storeFolderExposure, undoStoreMaking } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
@@ -234,11 +234,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // The port was free a moment ago, but another process may take it before the listen below: a
   // store made for this start is then removed again, as if the port had been found taken here.
-  const undoStore = undoStoreMaking(dataDir)
+  // Whether one was there is read within the turn, just before the open: a command whose turn
+  // this start waited for may have made one, and recorded what must not be lost, meanwhile.
+  const foldersMade = foldersMissing(dataDir)
+  let undoStore: (() => Promise<void>) | undefined
   let opened: Awaited<ReturnType<typeof openForService>>
   try {
     // A wait for a command's turn at the store (up to 3 s) ends at a stop signal, with nothing opened.
-    opened = await openForService(dataDir, policy, (dir) => takeLocalTurn(dir, (ms) => delay(ms, undefined, { signal: signals.aborted })))
+    const takeTurn = (dir: string) => takeLocalTurn(dir, (ms) => delay(ms, undefined, { signal: signals.aborted }))
+    opened = await openForService(dataDir, policy, takeTurn, () => (undoStore = undoStoreMaking(dataDir, foldersMade)))
   } catch (error) {
     if (signals.aborted.aborted && (error as Error).name === 'AbortError' && stopAsked()) return
     throw error
@@ -468,9 +472,16 @@ export function answerWhatNodeRefuses(server: Server, logger: Logger): void {
  * back once the store is open: the service holds it by LevelDB's lock from then on, and commands
  * find it held and go through the service. `takeTurn` is local-turn's, for tests.
  */
-export async function openForService(dir: string, policy: TierPolicy | undefined, takeTurn: (dir: string) => Promise<() => Promise<void>> = takeLocalTurn): ReturnType<typeof openStores> {
+export async function openForService(
+  dir: string,
+  policy: TierPolicy | undefined,
+  takeTurn: (dir: string) => Promise<() => Promise<void>> = takeLocalTurn,
+  /** Called within the turn, just before the open: the folder is then as the open finds it. */
+  opening: () => void = () => {},
+): ReturnType<typeof openStores> {
   const giveBack = await takeTurn(dir)
   try {
+    opening()
     return await openStores(dir, policy)
   } catch (error) {
     // Most often a second `npm start` (on another --port) of the same folder: asked `is the service
