@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { takeLocalTurn } from './cli/local-turn'
 import { LEVEL_OPTIONS, markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError, undoStoreMaking, watchStore } from './open-store'
 
 const dirs: string[] = []
@@ -434,6 +435,7 @@ describe('the folder of a new store', () => {
 })
 
 describe('undoing the store a start made (serve, its listen failed after)', () => {
+  const noTurn = async () => async () => {}
   /** Makes the store in `dir` as serve does: opened, marked, closed. */
   async function made(dir: string): Promise<void> {
     const { store } = await openStores(dir)
@@ -446,7 +448,7 @@ describe('undoing the store a start made (serve, its listen failed after)', () =
     const dir = join(parent, 'new', 'data')
     const undo = undoStoreMaking(dir)
     await made(dir)
-    await undo()
+    await undo(async () => {}, noTurn)
     expect(await readdir(parent)).toEqual([])
   })
 
@@ -457,7 +459,7 @@ describe('undoing the store a start made (serve, its listen failed after)', () =
     await made(dir)
     // Put there by another meanwhile: not the start's to remove.
     await writeFile(join(dir, 'LOCAL_TURN'), '1 x\n')
-    await undo()
+    await undo(async () => {}, noTurn)
     expect((await readdir(dir)).sort()).toEqual(['LOCAL_TURN', 'spool.ndjson'])
   })
 
@@ -467,8 +469,40 @@ describe('undoing the store a start made (serve, its listen failed after)', () =
     const undo = undoStoreMaking(dir)
     await made(dir)
     await writeFile(join(dir, 'notes.txt'), 'mine')
-    await undo()
+    await undo(async () => {}, noTurn)
     expect(await readdir(dir)).toEqual(['notes.txt'])
+  })
+
+  it('leaves what a command wrote once the store was closed: the command waits for its turn until the removal is over', async () => {
+    const dir = await tempFolder()
+    const undo = undoStoreMaking(dir)
+    const { store } = await openStores(dir)
+    // A command with no service to go through (the listen failed) opens the store itself, in its
+    // turn at the folder, the moment the service's lock is gone; it is told when it finds the turn held.
+    let refused: () => void = () => {}
+    const turnHeld = new Promise<void>((resolve) => (refused = resolve))
+    let undone: Promise<void> = Promise.resolve()
+    let command: Promise<void> | undefined
+    const commandWrites = async () => {
+      // Another process's: a turn naming this one's pid is one left over, which it would take over.
+      const giveBack = await takeLocalTurn(dir, () => (refused(), undone), 3_000, () => true, Math.random, process.pid + 1)
+      const db = new Level<string, string>(dir)
+      await db.put('k', 'an acknowledged choice')
+      await db.close()
+      await giveBack()
+    }
+    undone = undo(async () => {
+      await store.close()
+      command = commandWrites()
+      // It has written, or it waits for the turn: the removal goes on.
+      await Promise.race([command, turnHeld])
+    }, takeLocalTurn)
+    await undone
+    await command
+    const db = new Level<string, string>(dir)
+    await db.open()
+    expect(await db.get('k')).toBe('an acknowledged choice')
+    await db.close()
   })
 
   it('touches nothing of a store that was there', async () => {
@@ -479,7 +513,7 @@ describe('undoing the store a start made (serve, its listen failed after)', () =
     const undo = undoStoreMaking(dir)
     await made(dir)
     const after = (await readdir(dir)).sort()
-    await undo()
+    await undo(async () => {}, noTurn)
     expect((await readdir(dir)).sort()).toEqual(after)
     await db.open()
     expect(await db.get('k')).toBe('an acknowledged choice')

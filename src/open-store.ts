@@ -110,15 +110,24 @@ const MADE_BY_OPEN = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ld
  * touched. So it is called at the last moment before the open, within the turn at the folder: a
  * store a command made and wrote to while the start waited for that turn is one that was there.
  * Files of others (a spool, a command's turn, a file of yours) are left, and the folders holding
- * them. Run once the store is closed.
+ * them. Given the store's `close`, run in the turn at the folder (`takeTurn`, local-turn's), it closes
+ * the store and removes what the open made before a command can open the store in its place.
  */
-export function undoStoreMaking(dir: string, made: readonly string[] = foldersMissing(dir)): () => Promise<void> {
+export function undoStoreMaking(dir: string, made: readonly string[] = foldersMissing(dir)): (close: () => Promise<void>, takeTurn: (dir: string) => Promise<() => Promise<void>>) => Promise<void> {
   const before = namesIn(dir)
-  if (before?.includes('CURRENT') === true) return async () => {}
+  if (before?.includes('CURRENT') === true) return (close) => close()
   const had = new Set(before ?? [])
-  return async () => {
-    for (const name of namesIn(dir) ?? []) {
-      if (MADE_BY_OPEN.test(name) && !had.has(name)) await unlink(join(dir, name)).catch(() => {})
+  return async (close, takeTurn) => {
+    // A command that opens the store itself does so in its turn (local-turn.ts): held from before
+    // the close to the removal, none opens the store once it is closed, and writes to files removed.
+    const giveBack = await takeTurn(dir).catch(() => async () => {})
+    try {
+      await close()
+      for (const name of namesIn(dir) ?? []) {
+        if (MADE_BY_OPEN.test(name) && !had.has(name)) await unlink(join(dir, name)).catch(() => {})
+      }
+    } finally {
+      await giveBack()
     }
     // rmdir removes an empty folder alone: one a file of another's was put in stays, and those above it.
     for (const folder of made) {

@@ -133,7 +133,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let server: ReturnType<typeof serveHttp> | undefined
   let decayScan: ReturnType<typeof scheduleDecayScan> | undefined
   // Set when the start fails once it has made the store: what undoes it, run once it is closed.
-  let unmake: (() => Promise<void>) | undefined
+  let unmake: ReturnType<typeof undoStoreMaking> | undefined
   let stopping = false
   // A stop aborts a decay scan asked over HTTP too, between two of its writes, as it does the
   // scheduled one: the store is not closed under it, and the next scan finishes the work.
@@ -170,8 +170,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
       })
     }
     // After the writes already asked for (level-store.ts).
-    await store?.close()
-    await unmake?.()
+    const close = async () => store?.close()
+    // A store made for this start is closed and removed within a turn at the folder (open-store.ts).
+    await (unmake === undefined ? close() : unmake(close, takeLocalTurn))
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit; a stdout that takes none (a reader that does not
     // read) holds the stop up for a second at most.
@@ -237,7 +238,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Whether one was there is read within the turn, just before the open: a command whose turn
   // this start waited for may have made one, and recorded what must not be lost, meanwhile.
   const foldersMade = foldersMissing(dataDir)
-  let undoStore: (() => Promise<void>) | undefined
+  let undoStore: ReturnType<typeof undoStoreMaking> | undefined
   let opened: Awaited<ReturnType<typeof openForService>>
   try {
     // A wait for a command's turn at the store (up to 3 s) ends at a stop signal, with nothing opened.
