@@ -267,7 +267,7 @@ describe('a null optional field of a body is read as left out (decisions and mai
 describe('a whole body of null is read as no body where the route takes none (json.dumps(None))', () => {
   const DECISION = { title: 'Use Postgres', decision: 'We use Postgres.', rationale: 'One database.' }
 
-  it('starts a session, runs a decay scan and flips a toggle as a request without a body does', async () => {
+  it('starts a session and runs a decay scan as a request without a body does', async () => {
     const [withNull, without] = [await createTestApp(), await createTestApp()]
     for (const body of ['null', ' null\n']) {
       const started = await withNull.call('POST', '/v1/sessions', body)
@@ -277,9 +277,19 @@ describe('a whole body of null is read as no body where the route takes none (js
     }
     const ran = await withNull.call('POST', '/v1/maintenance/decay-scan', 'null')
     expect([ran.status, ran.body.status]).toEqual([200, 'ran'])
-    await withNull.call('POST', '/v1/sessions', { user: 'erin', session_id: 's-1' })
-    const flipped = await withNull.call('PUT', '/v1/sessions/s-1/personalization', 'null')
-    expect([flipped.status, flipped.body.personalization]).toEqual([200, false])
+  })
+
+  it("refuses it at a toggle, as its `enabled: null`, since no body flips the setting: the setting is left as it was", async () => {
+    // A client serialising the setting it was given, none (`json.dumps(None)`), did not ask for a flip.
+    const { call } = await createTestApp()
+    await call('POST', '/v1/sessions', { user: 'erin', session_id: 's-1' })
+    for (const body of ['null', ' null\n']) {
+      const refused = await call('PUT', '/v1/sessions/s-1/personalization', body)
+      expect([refused.status, refused.body.error?.issues]).toEqual([400, [{ path: '(body)', message: 'an object, not null: leave the body out to flip the setting' }]])
+    }
+    expect((await call('GET', '/v1/sessions/s-1/personalization')).body.personalization).toBe(true)
+    // Left out, it flips, as before.
+    expect((await call('PUT', '/v1/sessions/s-1/personalization')).body.personalization).toBe(false)
   })
 
   it('accepts, deprecates and revokes a decision as without a body; a key at fault is named alone', async () => {

@@ -75,6 +75,23 @@ function withParent(schema: Schema, def: object): Schema {
   return z.core.util.clone(schema, def as z.core.$ZodTypeDef, { parent: true })
 }
 
+/** The bodies a whole `null` is refused for, though they may be left out (nullBodyRefused). */
+const refusingNull = new WeakSet<object>()
+
+/**
+ * `schema`, the body of a route that may go without one, marked as one that a whole body of `null`
+ * is not read as none for (see nullBodyLeftOut): no body does what a null did not ask for (a toggle,
+ * left without a body, flips the setting), as `kept` says of a field (nullsLeftOut). Its own error
+ * says what to send. The same instance.
+ */
+export function nullBodyRefused<T extends z.ZodType>(schema: T): T {
+  refusingNull.add(schema)
+  return schema
+}
+
+/** Whether a body of `null` is read as none for a route whose body is `schema` and may be left out. */
+export const nullReadAsNoBody = (schema: unknown): boolean => !(typeof schema === 'object' && schema !== null && refusingNull.has(schema))
+
 /** A JSON text that is `null` alone, with JSON's own white space about it. */
 const NULL_TEXT = /^[ \t\n\r]*null[ \t\n\r]*$/
 
@@ -84,7 +101,8 @@ const NULL_TEXT = /^[ \t\n\r]*null[ \t\n\r]*$/
  * as none, as utf8Body (app.ts) reads an empty one, `{}`. A client that serialises the payload it
  * was given, none (`json.dumps(None)`), sends it; it was refused `(body): expected object, received
  * null` where no body, or `{}`, was taken, as a null optional field is read as left out. A route
- * that needs a body keeps refusing it, naming `(body)`. Its text is the one utf8Body kept.
+ * that needs a body keeps refusing it, naming `(body)`, and so does one whose body is marked
+ * nullBodyRefused (a toggle). Its text is the one utf8Body kept.
  */
 export const nullBodyLeftOut: MiddlewareHandler = async (c, next) => {
   if (JSON_REQUEST.test(c.req.header('content-type') ?? '') && NULL_TEXT.test(await c.req.text())) {

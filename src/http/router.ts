@@ -4,7 +4,7 @@ import { InputError } from '../domain/errors'
 import { IdentifierSchema, shownName } from '../domain/observation'
 import { z } from '../domain/zod'
 import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
-import { nullBodyLeftOut } from './nulls-left-out'
+import { nullBodyLeftOut, nullReadAsNoBody } from './nulls-left-out'
 
 type Route = Parameters<OpenAPIHono['openapi']>[0]
 
@@ -111,7 +111,8 @@ export function createRouter({ queryUser = false, anyQuery = false }: RouterOpti
     const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware]
     const listed = queryUser ? { ...route, parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), queryUserParameter(route)] } : route
     // A body that may be left out is left out when sent as null (nullBodyLeftOut), before any part is validated.
-    const optionalBody = route.request?.body?.content?.['application/json'] !== undefined && route.request.body.required !== true
+    const json = route.request?.body?.content?.['application/json']
+    const optionalBody = json !== undefined && route.request?.body?.required !== true && nullReadAsNoBody((json as { schema?: unknown }).schema)
     const before = optionalBody ? [nullBodyLeftOut, ...own] : own
     const checked = anyQuery ? { ...listed, middleware: before } : { ...listed, middleware: [knownQueryOnly(route, queryUser), ...before] }
     return openapi(checked as typeof route, handler, hook ?? (parts === undefined ? undefined : (everyPartHook(parts) as never)))

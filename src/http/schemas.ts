@@ -3,7 +3,7 @@ import { IdentifierSchema, ObservationInputSchema, TAKES, TimestampSchema, Trimm
 import { countSaid, wrongTypeSaid } from '../domain/zod-issues'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
-import { nullsLeftOut } from './nulls-left-out'
+import { nullBodyRefused, nullsLeftOut } from './nulls-left-out'
 import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionConflictsSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
 
 /**
@@ -149,20 +149,25 @@ export const SessionSchema = z
 
 /**
  * Strict: a misspelt `enable` dropped would flip the setting, which an absent `enabled` does. So
- * would an `enabled: null` read as left out, as other null fields are: it is refused, saying so.
+ * would an `enabled: null` read as left out, as other null fields are: it is refused, saying so;
+ * and so is a whole body of null, which the routes read as none elsewhere (nullBodyRefused).
  */
-export const PersonalizationRequest = nullsLeftOut(
-  z.strictObject({
-    enabled: z
-      .boolean({ error: wrongTypeSaid(TAKES.flag, 'leave enabled out to flip the setting') })
-      .optional()
-      .openapi({ description: 'Omit to flip the current setting; null is refused, since it would flip it too.' }),
-    // Read as reads take it: a session stored before under a user spaced at its ends is toggled (a new one is refused).
-    user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. No spaces or invisible characters (U+200B, U+2060, …) at its ends, unless its session is stored so.' }),
-  }),
-  ['enabled'],
+export const PersonalizationRequest = nullBodyRefused(
+  nullsLeftOut(
+    z.strictObject(
+      {
+        enabled: z
+          .boolean({ error: wrongTypeSaid(TAKES.flag, 'leave enabled out to flip the setting') })
+          .optional()
+          .openapi({ description: 'Omit to flip the current setting; null is refused, since it would flip it too.' }),
+        // Read as reads take it: a session stored before under a user spaced at its ends is toggled (a new one is refused).
+        user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. No spaces or invisible characters (U+200B, U+2060, …) at its ends, unless its session is stored so.' }),
+      },
+      { error: wrongTypeSaid('an object', 'leave the body out to flip the setting') },
+    ),
+    ['enabled'],
+  ).openapi('PersonalizationRequest', { description: 'A body of null is refused too: leave the body out to flip the setting.' }),
 )
-  .openapi('PersonalizationRequest')
 
 /** Whose session a read asks for (`GET /v1/sessions/{id}/personalization`). */
 export const SessionQuery = z.object({
