@@ -56,6 +56,8 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
       timeoutMs: SCAN_TIMEOUT_MS,
       expect: (body) => hasFields({ status: 'string' })(body) && ['ran', 'skipped'].includes((body as { status: string }).status),
       local: (memory) => memory.decayScan(input),
+      // Where there is no store there is nothing to scan: said so, as of a folder not there.
+      makesNoStore: true,
     })
   } catch (error) {
     // A --now the scan refuses (in the future) is the flag's mistake: a usage error naming it.

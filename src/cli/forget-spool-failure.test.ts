@@ -24,6 +24,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 const { forgetCommand } = await import('./forget')
 const { appendToSpool } = await import('./spool')
+const { openStores } = await import('../open-store')
 
 afterEach(() => {
   fault.fails = ''
@@ -76,7 +77,9 @@ describe('decision-memory forget, a spool that fails partway (R-SVC-5)', () => {
   it('says the store forgotten and the events removed, exit 1, when the store\'s part is done, rather than end on a stack trace', async () => {
     const spool = await failingSpool()
     vi.stubEnv('DECISION_MEMORY_URL', await deadUrl())
-    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', tempDir('dm-forget-store-'), '--spool', spool]))
+    const store = tempDir('dm-forget-store-')
+    await (await openStores(store)).store.close()
+    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', store, '--spool', spool]))
     expect(code).toBe(1)
     expect(stdout).toBe('')
     expect(stderr).toBe(`decision-memory forget: forgot bob in the store (0 entries deleted), but ${failed(spool)}; forget again once it is mended\n`)

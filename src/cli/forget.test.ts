@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
 import { forgetCommand, forgetSentence, heldSetAsideSentence, unnamedSetAsideSentence } from './forget'
 import { appendToSpool } from './spool'
+import { main } from './main'
+import { openStores } from '../open-store'
 import { UsageError } from './options'
 import { closedPort } from '../../test/support/processes'
 import { tempDir } from '../../test/support/temp-dir'
@@ -14,6 +16,13 @@ import { tempDir } from '../../test/support/temp-dir'
 afterEach(() => {
   vi.restoreAllMocks()
 })
+
+/** A store with nothing in it, closed: an empty folder is none (forget makes no store). */
+async function emptyStore(): Promise<string> {
+  const data = tempDir('dm-forget-store-')
+  await (await openStores(data)).store.close()
+  return data
+}
 
 describe('decision-memory forget, the sentence it prints', () => {
   it('counts one entry and one spooled event in the singular, more in the plural', () => {
@@ -37,9 +46,8 @@ describe('decision-memory forget --spool', () => {
     const spool = join(folder, 'hook-spool.ndjson')
     await appendToSpool(spool, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart' } })
     await appendToSpool(spool, { at: '2026-12-01T10:00:01.000Z', user: 'carol', payload: { hook_event_name: 'SessionStart' } })
-    // A store of its own, opened here (an empty folder, as a folder of other files is no store): no
-    // service is asked for a store it does not hold.
-    const data = tempDir('dm-forget-store-')
+    // A store of its own, opened here: no service is asked for a store it does not hold.
+    const data = await emptyStore()
     const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 1 })
@@ -55,7 +63,7 @@ describe('decision-memory forget, a capture set aside with its user in doubt', (
     const spool = join(folder, 'spool.ndjson')
     const aside = (user: string, named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user, payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
     await writeFile(`${spool}.rejected`, aside('default', ['bob']) + aside('default', ['carol']))
-    const data = tempDir('dm-forget-store-')
+    const data = await emptyStore()
     const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(stdout).toBe('forgot bob: 0 entries deleted, 1 spooled hook event removed\n')
@@ -68,7 +76,7 @@ describe('decision-memory forget, a capture set aside with its user in doubt', (
     const aside = (named: string[]) => JSON.stringify({ at: '2026-12-01T10:00:00.000Z', user: 'default', payload: { hook_event_name: 'SessionStart' }, user_in_doubt: named }) + '\n'
     // Named no one, or a name the service refuses: either may be bob's. carol's is carol's.
     await writeFile(`${spool}.rejected`, aside([]) + aside(['..']) + aside(['carol']))
-    const data = tempDir('dm-forget-store-')
+    const data = await emptyStore()
     const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 0 })
@@ -93,7 +101,7 @@ describe('decision-memory forget, the .rejected file held by another process as 
     // live pid (this process's parent's), made just now. A version before this passed over it unsaid.
     const held = join(folder, `spool.ndjson.rejected.${process.ppid}.0a1b2c3d.forgetting`)
     await writeFile(held, aside(['bob']))
-    const data = tempDir('dm-forget-store-')
+    const data = await emptyStore()
     const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 0 })
@@ -118,7 +126,8 @@ describe('decision-memory forget, a claim of the .rejected file named by its own
     // version before this left bob's capture in it and said `another process (pid <its own>) held …`.
     const left = join(folder, `spool.ndjson.rejected.${process.pid}.0a1b2c3d.forgetting`)
     await writeFile(left, aside(['bob']) + aside(['carol']))
-    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', tempDir('dm-forget-store-'), '--spool', spool]))
+    const data = await emptyStore()
+    const { code, stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 1 })
     expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(aside(['carol']))
@@ -265,9 +274,32 @@ describe('decision-memory forget, the spool whatever store is reached', () => {
     vi.stubEnv('DECISION_MEMORY_URL', await deadUrl())
     vi.stubEnv('DECISION_MEMORY_SPOOL', spool)
     try {
-      const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', tempDir('dm-forget-other-')]))
+      const other = await emptyStore()
+      const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', other]))
       expect(code).toBe(0)
       expect(stdout).toBe('forgot bob: 0 entries deleted, 1 spooled hook event removed\n')
+      const left = await readFile(spool, 'utf8')
+      expect(left).not.toContain('"bob"')
+      expect(left).toContain('"carol"')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
+  it('with --data of an empty folder, takes the user\'s events out of the spool and fails, making no store there', async () => {
+    const spool = await spoolOfBobAndCarol()
+    vi.stubEnv('DECISION_MEMORY_URL', await deadUrl())
+    vi.stubEnv('DECISION_MEMORY_SPOOL', spool)
+    try {
+      const mistyped = tempDir('dm-forget-empty-')
+      // A store made there said `forgot bob: 0 entries deleted, 1 spooled hook event removed`, exit 0.
+      const { code, stdout, stderr } = await captured(() => main(['forget', '--user', 'bob', '--yes', '--data', mistyped]))
+      expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+      expect(stderr).toBe(
+        `decision-memory forget: 1 spooled hook event of bob removed from ${spool}, but the store's part failed (below): forget again once it is mended\n` +
+          `decision-memory forget: there is no store in ${mistyped} (--data): give the data directory of a store\n`,
+      )
+      expect(readdirSync(mistyped)).toEqual([])
       const left = await readFile(spool, 'utf8')
       expect(left).not.toContain('"bob"')
       expect(left).toContain('"carol"')

@@ -56,6 +56,9 @@ export async function forgetCommand(argv: string[]): Promise<number> {
       timeoutMs: 600_000,
       expect: hasFields({ user: 'string', deleted: 'number' }),
       local: (memory) => memory.forgetUser(user),
+      // Nothing is held about anyone where there is no store: one made on a mistyped --data said
+      // `forgot bob: 0 entries deleted`, exit 0, bob kept in the store meant.
+      makesNoStore: true,
     })
   } catch (error) {
     await forgetInSpoolAfterFailure(spool, user)

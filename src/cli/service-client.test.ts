@@ -163,6 +163,37 @@ describe('throughServiceOrLocal when no service runs', () => {
     expect(await readdir(dataDir)).toEqual([])
   })
 
+  it('makes no store in an empty folder to forget a user in or to scan: there is nothing there to delete or age', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    vi.stubEnv('DECISION_MEMORY_URL', url)
+    const dataDir = tempDir('dm-local-')
+    const spool = join(tempDir('dm-spool-'), 'spool.ndjson')
+    for (const argv of [
+      ['forget', '--user', 'bob', '--yes', '--spool', spool, '--data', dataDir],
+      ['decay-scan', '--data', dataDir],
+      ['decay-scan', '--force', '--json', '--data', dataDir],
+    ]) {
+      // Made there, a mistyped --data said `forgot bob: 0 entries deleted`, exit 0, bob kept in the store meant.
+      const { code, stdout, stderr } = await captured(() => main(argv))
+      expect({ code, stdout, stderr }, argv.join(' ')).toEqual({ code: 1, stdout: '', stderr: `decision-memory ${argv[0]}: there is no store in ${dataDir} (--data): give the data directory of a store\n` })
+      expect(await readdir(dataDir), argv.join(' ')).toEqual([])
+    }
+    // Nor in the folder of DECISION_MEMORY_DATA (or ./data) when no service runs.
+    vi.stubEnv('DECISION_MEMORY_DATA', dataDir)
+    for (const argv of [['forget', '--user', 'bob', '--yes', '--spool', spool], ['decay-scan']]) {
+      const { code, stderr } = await captured(() => main(argv))
+      expect({ code, stderr }, argv.join(' ')).toEqual({
+        code: 1,
+        stderr: `decision-memory ${argv[0]}: no service at ${url} (connection refused), and no store in ${dataDir}: start the service, or set DECISION_MEMORY_URL to where it runs, or --data to its store\n`,
+      })
+      expect(await readdir(dataDir), argv.join(' ')).toEqual([])
+    }
+    // A store with nothing in it is one: forgotten in, and scanned.
+    await (await openStores(dataDir)).store.close()
+    expect((await captured(() => main(['forget', '--user', 'bob', '--yes', '--spool', spool, '--data', dataDir]))).stdout).toBe('forgot bob: 0 entries deleted\n')
+    expect((await captured(() => main(['decay-scan', '--data', dataDir]))).code).toBe(0)
+  })
+
   it('makes the store in an empty folder for a command that writes to it (a toggle), as before', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')

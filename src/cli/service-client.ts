@@ -48,9 +48,10 @@ export interface StoreRequest {
   /** The answer when no service runs and there is no store to open (and createStore is not set), instead of refusing. */
   whenNoStore?: () => unknown
   /**
-   * Whether the command only shows what is stored (why, preferences, export, toggle --show): with
-   * no store there is nothing to show, so a folder with none yet (empty) is said to hold none, as
-   * one not there is, rather than opened, which made an empty store in it.
+   * Whether the command has nothing to do where there is no store: it shows what is stored (why,
+   * preferences, export, toggle --show), deletes it (forget) or ages it (decay-scan). A folder with
+   * none yet (empty) is then said to hold none, as one not there is, rather than opened, which made
+   * an empty store in it: a forget on a mistyped --data said `forgot bob: 0 entries deleted`, exit 0.
    */
   makesNoStore?: boolean
   /**
@@ -325,8 +326,8 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
       }
     }
     // A command that says what it answers with no store (a dry run, an import of no records), or
-    // that only shows what is stored, makes none in an empty folder either, where opening one would
-    // make LevelDB's files.
+    // that has nothing to do without one (makesNoStore), makes none in an empty folder either, where
+    // opening one would make LevelDB's files.
     const showsNothing = request.whenNoStore !== undefined || request.makesNoStore === true
     if (request.createStore !== true && (noStoreAt(dir) || (showsNothing && noStoreYetAt(dir)))) {
       // Nor is one under a folder this account may not enter, which may well hold a store: said
