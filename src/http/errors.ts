@@ -225,13 +225,28 @@ async function bodyIssues(c: Context, body: NonNullable<RequestParts['body']>): 
  * the tool names them); the parts before it passed. A request with one part at fault is answered as
  * by validationHook.
  */
-export function everyPartHook(parts: RequestParts) {
+export function everyPartHook(parts: RequestParts, queryFaults?: QueryFaults) {
   return async function everyPartHook(result: ValidationResult, c: Context) {
     if (result.success) return undefined
-    const issues = issuesOfTarget(result)
+    const issues = [...(queryFaults?.(c) ?? []), ...issuesOfTarget(result)]
     if (result.target === 'query' && parts.params !== undefined) issues.push(...issuesOfParse(await parts.params.safeParseAsync(c.req.param()), c.req.param()))
     if ((result.target === 'query' || result.target === 'param') && parts.body !== undefined) issues.push(...(await bodyIssues(c, parts.body)))
     return refusal(c, issues)
+  }
+}
+
+/**
+ * Faults of a request's query that its route judges once the request is valid (a `?user=` on a
+ * route that reads its user from the body or the path, query-user.ts): named first, with the
+ * query's, where the request is refused for others, so that one answer names every fault.
+ */
+export type QueryFaults = (c: Context) => Issue[]
+
+/** validationHook, naming the query's faults `queryFaults` judges beside the part at fault. */
+export function queryFaultsHook(queryFaults: QueryFaults) {
+  return function queryFaultsHook(result: ValidationResult, c: Context) {
+    if (result.success) return undefined
+    return refusal(c, [...queryFaults(c), ...issuesOfTarget(result)])
   }
 }
 

@@ -46,3 +46,44 @@ describe('a ?user= on a route that reads its user from the body or the path', ()
     expect((await call('GET', '/v1/users/bob/preferences?user=bob', undefined, as(BOB))).status).toBe(200)
   })
 })
+
+describe('a ?user= at fault beside other faults of the request', () => {
+  const AS_OF = { path: 'as_of', message: 'an ISO time with seconds and a zone, such as 2026-07-01T10:00:00Z or 2026-07-01T15:30:00+05:30' }
+  const TWICE = { path: 'user', message: 'given more than once in the query: give it once' }
+  const OTHER = { path: 'user', message: 'give the user in the path, not in the query' }
+
+  it('is named with them in one answer, the query first, as GET /v1/why names its user given twice beside its as_of', async () => {
+    const { call } = await createTestApp()
+    // The handler's check came after validation: `as_of` alone was named, then `user` on the next try.
+    const twice = await call('GET', '/v1/users/alice/preferences?as_of=bad&user=alice&user=alice')
+    expect(twice.status).toBe(400)
+    expect(twice.body.error).toMatchObject({ code: 'invalid_request', message: 'invalid request: user, as_of', issues: [TWICE, AS_OF] })
+    expect((await call('GET', '/v1/why?point=x&as_of=bad&user=alice&user=alice')).body.error.issues).toEqual([TWICE, AS_OF])
+    const other = await call('GET', '/v1/users/alice/preferences?as_of=bad&user=bob')
+    expect(other.body.error).toMatchObject({ message: 'invalid request: user, as_of', issues: [OTHER, AS_OF] })
+    // Beside a path at fault: the query's first, then the path's.
+    const path = await call('DELETE', '/v1/users/!x?user=alice&user=alice')
+    expect(path.body.error.issues).toEqual([TWICE, { path: 'user', message: 'must not start with "!"' }])
+    expect((await call('GET', '/v1/users/!x/export?user=bob')).body.error.issues).toEqual([OTHER, { path: 'user', message: 'must not start with "!"' }])
+    // Beside a body at fault, given twice (whether one names another user is told by the body's user, not read).
+    const body = await call('POST', '/v1/observations?user=alice&user=alice', { ...TIER, user_choice: 5 })
+    expect(body.body.error.issues).toEqual([TWICE, { path: 'user_choice', message: "an option's label, or an array of labels, not a number" }])
+    const toggled = await call('PUT', '/v1/sessions/s-1/personalization?user=a&user=a', { enabled: 'no' })
+    expect(toggled.body.error.issues).toEqual([TWICE, { path: 'enabled', message: 'true or false, not a string' }])
+  })
+
+  it('leaves each fault alone answered as before', async () => {
+    const { call } = await createTestApp()
+    expect((await call('GET', '/v1/users/alice/preferences?as_of=bad&user=alice')).body.error).toMatchObject({ message: 'invalid request: as_of', issues: [AS_OF] })
+    expect((await call('GET', '/v1/users/alice/preferences?user=alice&user=alice')).body.error).toMatchObject({ message: 'invalid request: user', issues: [TWICE] })
+    expect((await call('GET', '/v1/users/alice/preferences?user=bob')).body.error).toMatchObject({
+      message: 'invalid request: user (the query names user "bob", which this route does not read: it acts for the user of its path)',
+      issues: [OTHER],
+    })
+    // A path at fault whose text the query names is one fault, the path's.
+    expect((await call('GET', '/v1/users/!x/preferences?user=!x')).body.error).toMatchObject({ message: 'invalid request: user', issues: [{ path: 'user', message: 'must not start with "!"' }] })
+    expect((await call('POST', '/v1/observations?user=alice', { ...TIER, user_choice: 5 })).body.error.issues).toEqual([
+      { path: 'user_choice', message: "an option's label, or an array of labels, not a number" },
+    ])
+  })
+})

@@ -3,8 +3,9 @@ import type { MiddlewareHandler } from 'hono'
 import { InputError } from '../domain/errors'
 import { IdentifierSchema, shownName } from '../domain/observation'
 import { z } from '../domain/zod'
-import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
+import { everyPartHook, fieldsOf, type PartSchema, queryFaultsHook, type QueryFaults, type RequestParts, validationHook } from './errors'
 import { nullBodyLeftOut, nullReadAsNoBody } from './nulls-left-out'
+import { queryUserIssues } from './query-user'
 
 type Route = Parameters<OpenAPIHono['openapi']>[0]
 
@@ -48,7 +49,7 @@ export interface RouterOptions {
  * that what the route answers is unchanged.
  */
 function queryUserParameter(route: Route) {
-  const inPath = (route.request?.params as { shape?: Record<string, unknown> } | undefined)?.shape?.user !== undefined
+  const inPath = userInPath(route)
   const description = inPath
     ? 'Not read: the operation acts for the user of its path. Let pass where it names that user, as a client adding `?user=` to every call sends it; ' +
       'one naming another user is refused, `400 invalid_request` naming `user` (`give the user in the path, not in the query`), and so is one given more than once, ' +
@@ -58,6 +59,21 @@ function queryUserParameter(route: Route) {
       '`400 invalid_request` naming `user` (`give the user in the body, not in the query`), and so is one given more than once, even twice that user ' +
       '(`given more than once in the query: give it once`).'
   return { name: 'user', in: 'query' as const, required: false, description, schema: { ...z.toJSONSchema(IdentifierSchema, { io: 'input' }), $schema: undefined } }
+}
+
+/** Whether the route reads its user from its path (`/v1/users/{user}`), not its body. */
+function userInPath(route: Route): boolean {
+  return (route.request?.params as { shape?: Record<string, unknown> } | undefined)?.shape?.user !== undefined
+}
+
+/**
+ * The faults of a `?user=` beside the others of a request refused (query-user.ts's
+ * queryUserIssues): whether it names another user is told by the path's user, as sent; a body's
+ * is not read.
+ */
+function queryUserFaults(route: Route): QueryFaults {
+  if (!userInPath(route)) return (c) => queryUserIssues(c, undefined, 'body')
+  return (c) => queryUserIssues(c, [c.req.param('user') ?? ''], 'path')
 }
 
 /**
@@ -99,7 +115,8 @@ function knownQueryOnly(route: Route, queryUser: boolean): MiddlewareHandler {
 /**
  * A router whose every route answers validation failures the same way. A route with two or more
  * of a query, path parameters and a JSON body gets a hook of its own that names what is wrong in
- * each at once (errors.ts's everyPartHook), unless it is given one. A query parameter a route does
+ * each at once (errors.ts's everyPartHook), unless it is given one; with `queryUser`, a `?user=` at
+ * fault is named among them. A query parameter a route does
  * not have is refused before anything else of the request is read (but with `anyQuery`). A body
  * a route may go without is read as none when it is JSON `null` (nullBodyLeftOut).
  */
@@ -115,7 +132,10 @@ export function createRouter({ queryUser = false, anyQuery = false }: RouterOpti
     const optionalBody = json !== undefined && route.request?.body?.required !== true && nullReadAsNoBody((json as { schema?: unknown }).schema)
     const before = optionalBody ? [nullBodyLeftOut, ...own] : own
     const checked = anyQuery ? { ...listed, middleware: before } : { ...listed, middleware: [knownQueryOnly(route, queryUser), ...before] }
-    return openapi(checked as typeof route, handler, hook ?? (parts === undefined ? undefined : (everyPartHook(parts) as never)))
+    // A ?user= at fault beside another fault is named with it (query-user.ts).
+    const faults = queryUser ? queryUserFaults(route) : undefined
+    const ownHook = parts === undefined ? (faults === undefined ? undefined : queryFaultsHook(faults)) : everyPartHook(parts, faults)
+    return openapi(checked as typeof route, handler, hook ?? (ownHook as never))
   }) as typeof openapi
   return router
 }
