@@ -11,6 +11,7 @@ import { checkAgainst, onceEach, reachedBy, type Verdict } from './constraints'
 import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { compareKeys, DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { shortList } from './adr/quoted-value'
 import { inWords } from './decisions-named'
 import { changedFields, importChanges, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
@@ -889,7 +890,9 @@ function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | un
   const clashes = merges.filter((m) => m.merged.elsewhere !== undefined || made(m))
   const known = merges.some((m) => m.merged.outcome === 'updated' || m.merged.outcome === 'unchanged')
   if (clashes.length === 0 || known) return undefined
-  const taken = clashes.map((m) => m.key).join(', ')
+  // Five of them, then how many more, as import-adr's problem lines list keys: each other record's
+  // line named them all, a folder of 2,000 numbered alike some 20 KB a line, 40 MB in all.
+  const taken = shortList(clashes.map((m) => m.key))
   // A folder the repository no longer has is no second folder to import beside it with --prefix.
   const belong = clashes.length === 1 ? 'belongs' : 'belong'
   const whose = [

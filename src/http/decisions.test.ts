@@ -2757,6 +2757,21 @@ describe('a folder moved within its repository (R-CON-6)', () => {
     ])
   })
 
+  it('names five of the keys another folder holds, then how many more, in the line of each other record', async () => {
+    const { call } = await createTestApp()
+    const numbered = (from: number, to: number, what: string) =>
+      Object.fromEntries(Array.from({ length: to - from + 1 }, (_, i) => [`${String(from + i).padStart(4, '0')}-use-${what}-${from + i}.md`, adr(from + i, `Use ${what} ${from + i}`)]))
+    await call('POST', '/v1/decisions/import', { records: read(before, numbered(1, 40, 'pg')) })
+    // 40 of the second folder's numbers are held, 40 free: each free one's line named all 40 held,
+    // a folder of 2,000 each so some 20 KB, 40 MB in all, in the answer and on import-adr's stderr.
+    const web = numbered(1, 80, 'vite')
+    const report = (await call('POST', '/v1/decisions/import', { records: read('github.com/acme/shop/web/docs/adr', web), files: Object.keys(web) })).body
+    expect(report.conflicts).toHaveLength(80)
+    expect(report.conflicts.find((c: { key: string }) => c.key === 'ADR-0041').message).toBe(
+      "ADR-0041 is not imported either: ADR-0001, ADR-0002, ADR-0003, ADR-0004, ADR-0005, and 35 more of this folder belong to another folder's records; import this one with --prefix",
+    )
+  })
+
   it('is not taken for another folder numbered alike, nor for one that held a record not here', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions/import', { records: read(before, files), files: Object.keys(files) })
