@@ -73,6 +73,35 @@ describe('README: Question plan', () => {
   })
 })
 
+describe('README: the route table, its query parameters copied whole', () => {
+  it('refuses each parameter given empty, naming it, rather than reading it as left out', async () => {
+    const { call } = await createTestApp()
+    const issues = async (path: string) => {
+      const answer = await call('GET', path)
+      expect(answer.status, path).toBe(400)
+      return answer.body.error.issues.map((issue: { path: string }) => issue.path)
+    }
+    // The table's rows, pasted as written: every `name=` there is a placeholder, not a value.
+    expect(await issues('/v1/decisions?status=&point=&as_of=')).toEqual(['status', 'point', 'as_of'])
+    expect(await issues('/v1/decisions/applicable?task=&path=&stage=&point=&as_of=')).toEqual(['task', 'path', 'stage', 'point', 'as_of'])
+    expect(await issues('/v1/why?user=&project=&session_id=&point=&as_of=&task=&path=&stage=')).toEqual([
+      'user',
+      'project',
+      'session_id',
+      'point',
+      'as_of',
+      'task',
+      'path',
+      'stage',
+    ])
+    // Left out, they are not there: the route answers.
+    expect((await call('GET', '/v1/decisions')).status).toBe(200)
+    expect((await call('GET', '/v1/decisions/applicable')).status).toBe(200)
+    // An empty cache-buster still passes, as any `_` does.
+    expect((await call('GET', '/v1/decisions?_=')).status).toBe(200)
+  })
+})
+
 describe('README: Recommendation request', () => {
   it('cites the newest 100 observations it used, newest first, and counts every one in evidence_total', async () => {
     const { app, call, clock } = await createTestApp()
