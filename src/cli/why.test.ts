@@ -325,6 +325,17 @@ describe('decision-memory why --point, the answer as text', () => {
     )
     expect(at({ ...layers, change_suspected: false }).join('\n')).not.toContain('change of preference')
   })
+
+  it('says the recent sessions chose their majority mostly, with its share, where not every recent choice was it', () => {
+    // Tier S, Tier S, then Tier L: "the last 3 sessions chose Tier S" was untrue of the third.
+    const layer = (majority: string, share: number) => ({ observations: 3, majority, share, selection: null, counts: [] })
+    const layers = { session: layer('Tier M', 1), recent: { ...layer('Tier S', 0.6667), sessions: ['s-10', 's-9', 's-8'] }, long_term: layer('Tier M', 0.6), change_suspected: true }
+    const at = (l: unknown) => pointText({ ...older, recommendation: { ...older.recommendation, layers: l } } as PointWhy).trimEnd().split('\n')
+    expect(at(layers).at(-1)).toBe('  possible change of preference: the last 3 sessions chose mostly Tier S (67% of their choices), all sessions, decay-weighted, Tier M')
+    expect(at({ ...layers, recent: { ...layers.recent, sessions: ['s-10'] } }).at(-1)).toBe(
+      '  possible change of preference: the last session chose mostly Tier S (67% of its choices), all sessions, decay-weighted, Tier M',
+    )
+  })
 })
 
 describe('decision-memory why --point, the decisions bound to the point', () => {

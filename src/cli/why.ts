@@ -218,9 +218,17 @@ export function pointText(why: PointWhy): string {
     if (layers?.change_suspected === true) {
       const said = (layer: typeof layers.long_term) =>
         layer.selection !== null ? optionSet(layer.selection) : layer.majority ?? (layer.observations > 0 ? 'answers of their own, none of the options' : 'nothing')
+      const one = layers.recent.sessions.length === 1
+      // "The last 3 sessions chose Tier S" was untrue where one of them chose Tier L: a majority
+      // short of every recent choice is said as one, with its share (kept under 100% once rounded).
+      const recent = layers.recent
+      const chose =
+        recent.selection === null && recent.majority !== null && recent.share < 1
+          ? `mostly ${recent.majority} (${Math.min(99, Math.round(recent.share * 100))}% of ${one ? 'its' : 'their'} choices)`
+          : said(recent)
       out.push(
         // One recent session when the project has had only one (its long term backed off to the user's other projects).
-        `  possible change of preference: ${layers.recent.sessions.length === 1 ? 'the last session' : `the last ${layers.recent.sessions.length} sessions`} chose ${said(layers.recent)}, ` +
+        `  possible change of preference: ${one ? 'the last session' : `the last ${recent.sessions.length} sessions`} chose ${chose}, ` +
           `all sessions, decay-weighted, ${said(layers.long_term)}`,
       )
     }
