@@ -561,6 +561,48 @@ describe('install-hooks --guard', () => {
   })
 })
 
+describe('install-hooks without --guard, beside a guard installed before', () => {
+  it('says on stderr that the guard still runs as before where the hooks it moved would move it too, and leaves it', async () => {
+    const guard = defaultHookCommand().replace(/hook$/, 'guard')
+    const { file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    // The README's way to another service: the hooks move to it, the guard, not asked for, stays.
+    const url = 'DECISION_MEMORY_URL=http://127.0.0.1:7421'
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--command', `${url} ${defaultHookCommand()}`])).toBe(0)
+    expect(stderr).toContain(
+      `decision-memory install-hooks: warning: the guard in ${file} (matcher Bash|PowerShell) still runs ${guard}, not as the hooks now run: ` +
+        `it asks another service, or runs another clone, than they do, and one that reaches no service lets every command through; ` +
+        `run install-hooks again with --guard to move it with them (${url} ${guard})\n`,
+    )
+    const settings = JSON.parse(await readFile(file, 'utf8')) as { hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string }> }> } }
+    expect(settings.hooks.PreToolUse.map((g) => g.hooks[0]?.command)).toEqual([`${url} ${defaultHookCommand()}`, guard])
+    // With --guard, it moves, and nothing more is said of it.
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).toBe('')
+    expect(await readFile(file, 'utf8')).toContain(JSON.stringify(`${url} ${guard}`))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe('')
+  })
+
+  it('says nothing of a guard whose own variables the hooks do not set again, nor where there is no guard', async () => {
+    // A guard that alone asks another service (the hooks set none) is kept so by --guard too.
+    const { file } = await settingsFolder()
+    const hook = { type: 'command', command: defaultHookCommand(), timeout: 5 }
+    const guard = { type: 'command', command: `DECISION_MEMORY_URL=http://host:7420 ${defaultHookCommand().replace(/hook$/, 'guard')} --fail-closed`, timeout: 5 }
+    await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [hook] }, { matcher: 'Bash|PowerShell', hooks: [guard] }] } }))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toBe('')
+    const { file: bare } = await settingsFolder()
+    stderr = ''
+    expect(await installHooksCommand(['--file', bare, '--command', `DECISION_MEMORY_URL=http://127.0.0.1:7421 ${defaultHookCommand()}`])).toBe(0)
+    expect(stderr).toBe('')
+  })
+})
+
 describe('install-hooks --command', () => {
   it('warns on stderr when the program it runs, or the script given to node, is not there, and writes it all the same', async () => {
     const { file } = await settingsFolder()

@@ -8,7 +8,7 @@ import { fieldNestedPast } from '../domain/json-depth'
 import { jsonHabit, jsonLineColumn } from '../config/json-habits'
 import { replaceFile } from './replace-file'
 import { printableLine } from '../terminal'
-import { CLAUDE_CODE_EVENTS_VERSION, DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, hookEntryNotShaped, hooksRunBeside, hookWords, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
+import { CLAUDE_CODE_EVENTS_VERSION, DifferingHooksError, doubledHooks, GUARD_START_MS, guardCommandOf, guardsLeftBehind, hookEntryNotShaped, hooksRunBeside, hookWords, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, strayGuards, strayHooks, unknownEvents, wrappedScriptOf, type HeldCommands } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
 import { RECORD_SET_ASIDE } from './set-aside'
 import { guardTimeoutMs } from './guard'
@@ -592,11 +592,14 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   let merged
   let layout = NEW_FILE_LAYOUT
   let unguarded: string[] = []
+  let leftBehind: ReturnType<typeof guardsLeftBehind> = []
   try {
     const read = await readSettings(file)
     layout = read.layout
     // Given, the command is written at every event where they held different users or services.
     merged = mergeHooks(read.settings, command, hookBudgetMs, values.command !== undefined)
+    // Not asked to move the guard, it stays where it was: said where the hooks moved away from it.
+    if (values.guard !== true) leftBehind = guardsLeftBehind(merged.settings, merged.changes.find((c) => c.event === 'PreToolUse')?.command ?? command)
     if (values.guard === true) {
       // From the hook command as written, which keeps the variables an earlier install set before
       // it (`DECISION_MEMORY_URL=…`): the guard must ask the same service.
@@ -669,6 +672,15 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfStrayHooks(merged.settings, file)
     warnOfStrayGuards(merged.settings, file)
     warnOfDoubledHooks(merged.settings, file)
+    for (const { matcher, was, would } of leftBehind) {
+      // A guard that asks no running service lets every command through (fail-open), saying so
+      // only on a stderr Claude Code keeps to itself.
+      process.stderr.write(
+        `decision-memory install-hooks: warning: the guard in ${file} (matcher ${matcher}) still runs ${shownCommand(was)}, not as the hooks now run: ` +
+          'it asks another service, or runs another clone, than they do, and one that reaches no service lets every command through; ' +
+          `run install-hooks again with --guard to move it with them (${shownCommand(would)})\n`,
+      )
+    }
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +

@@ -939,6 +939,36 @@ export function mergeGuard(current: unknown, command: string, timeoutOf?: FlagRe
   return { settings, changes }
 }
 
+/**
+ * The guards of ours that an install without `--guard` leaves as they are, though the hooks as now
+ * written would move them (another service's variables, another clone's path): each with its
+ * group's matcher, what it runs and what `--guard` would make it run. None for hooks run inside
+ * quotes of the user's own, which give no guard command.
+ */
+export function guardsLeftBehind(settings: unknown, hookCommand: string): Array<{ matcher: string; was: string; would: string }> {
+  const guard = guardCommandOf(hookCommand)
+  if (guard === null) return []
+  const entriesOf = (s: unknown): Array<{ matcher: string; commands: Array<string | null> }> => {
+    const groups = isObject(s) && isObject(s.hooks) && Array.isArray(s.hooks.PreToolUse) ? s.hooks.PreToolUse : []
+    return groups.map((g) => ({
+      matcher: isObject(g) && typeof g.matcher === 'string' ? g.matcher : '',
+      commands: isObject(g) && Array.isArray(g.hooks) ? g.hooks.map((e) => (isObject(e) && typeof e.command === 'string' ? e.command : null)) : [],
+    }))
+  }
+  // mergeGuard moves the guards it finds in place and adds groups after the others: a guard of an
+  // earlier group whose command it changes is one left behind; one it would add is not there.
+  const before = entriesOf(settings)
+  const after = entriesOf(mergeGuard(settings, guard).settings)
+  const left: Array<{ matcher: string; was: string; would: string }> = []
+  for (const [i, group] of before.entries()) {
+    for (const [j, was] of group.commands.entries()) {
+      const would = after[i]?.commands[j]
+      if (was !== null && typeof would === 'string' && would !== was && OURS_GUARD.test(was)) left.push({ matcher: group.matcher, was, would })
+    }
+  }
+  return left
+}
+
 /** A hook's or guard's `decision-memory … hook` (or `guard`), its path's quote escaped or not. */
 const OURS_ANY = /decision-memory(?:\.js)?(?:\\?["'])?\s+(?:hook|guard)\b/
 /**
