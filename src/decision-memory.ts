@@ -798,7 +798,7 @@ export function createDecisionMemory(deps: {
         const whose = input.user === undefined ? '' : ` of user ${shownName(input.user)}`
         throw new InputError('session_not_found', `no session ${shownName(input.session_id)}${whose} has been seen`, {
           status: 404,
-          issues: [{ path: input.sessionField ?? 'session_id', message: `no session of this id${whose}: a session is started by the agent's first event in it, or by a toggle` }],
+          issues: [{ path: input.sessionField ?? 'session_id', message: `no session of this id${whose}: a session starts with POST /v1/sessions, or with the first observation, recommendation, plan or hook event that names it, or a toggle` }],
         })
       }
       return sessionView(session)

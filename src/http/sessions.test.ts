@@ -305,6 +305,9 @@ describe('GET /v1/sessions/{id}/personalization: a session\'s setting, read', ()
     const none = await call('GET', '/v1/sessions/s-l/personalization')
     expect(none.status).toBe(404)
     expect(none.body.error).toMatchObject({ code: 'session_not_found', message: 'no session s-l has been seen', issues: [{ path: 'id' }] })
+    // The hint names every way a session starts, POST /v1/sessions and a recommendation among them.
+    const hint = none.body.error.issues[0].message as string
+    for (const way of ['POST /v1/sessions', 'recommendation', 'plan', 'observation', 'hook event', 'toggle']) expect(hint, way).toContain(way)
     const bobs = await call('GET', '/v1/sessions/s-1/personalization?user=bob')
     expect(bobs.status).toBe(404)
     expect(bobs.body.error.message).toBe('no session s-1 of user bob has been seen')
