@@ -6,7 +6,7 @@ import { isAxmeCode, readAxmeCode } from './axme-code'
 import { dateOfFileName, keyOfFile, numberKeyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { STATUS_NAME } from './field-names'
-import { settleSlashedDate, slashedOrderOf, type SlashedOrder } from './slashed-order'
+import { settleSlashedDate, settleStatusDays, slashedOrderOf, type SlashedOrder } from './slashed-order'
 import { withAtxHeadings, withoutTrailing } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
@@ -287,7 +287,8 @@ function readFile(file: RecordFile, format: AdrFormat, latest?: string, order?: 
   if (format === 'decisions-md') return readDecisionsMd(file, latest)
   const read = format === 'axme-code' ? readAxmeCode : format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
   try {
-    const record = settleSlashedDate(read(file, latest), order, latest)
+    // A date field's day first; then, where none dates the record, the days beside its status.
+    const record = settleStatusDays(file, settleSlashedDate(read(file, latest), order, latest), (again) => read(again, latest), order, latest)
     return { records: [record], problems: unreadDateProblems(record) }
   } catch (error) {
     if (!(error instanceof UnreadableRecord)) throw error

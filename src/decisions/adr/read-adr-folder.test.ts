@@ -197,6 +197,38 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('dates a record by the slashed day of its status as it would the same day written YYYY-MM-DD: the last step\'s, the latest of a log', () => {
+    // In a day-first folder the first such day was taken, whatever it was: `Proposed (01/02/2016) →
+    // Accepted` was dated the day of its proposal, where README says only the last step's day counts,
+    // and a log's `Deprecated on 03/02/2016` said passed over for the day it was accepted.
+    const sections = [
+      'Proposed on 01/02/2016\n\nAccepted on 03/02/2016',
+      'Proposed (01/02/2016) → Accepted',
+      'Proposed (01/02/2016) → Accepted (03/02/2016)',
+      'Accepted on 01/02/2016\n\nDeprecated on 03/02/2016',
+      'Accepted\n\nDeprecated on 01/02/2016',
+      'Accepted on 01/02/2016',
+    ]
+    const folder = (day: (d: number) => string) =>
+      Object.fromEntries([
+        ['0001-use-x1.md', `# 1. Use X1\n\nDate: ${day(25)}\n\n## Status\n\nAccepted\n`],
+        ...sections.map((status, i) => [`000${i + 2}-use-x${i + 2}.md`, `# ${i + 2}. Use X${i + 2}\n\n## Status\n\n${status.replace(/0([13])\/02\/2016/g, (_, d) => day(Number(d)))}\n`]),
+      ])
+    const slashed = readTexts(folder((d) => `${String(d).padStart(2, '0')}/02/2016`))
+    const iso = readTexts(folder((d) => `2016-02-${String(d).padStart(2, '0')}`))
+    expect(summary(slashed.records)).toEqual(summary(iso.records))
+    // Each day read in the folder's order is said so; one no step that holds is dated by, as before.
+    const readSo = (path: string, line: number, date: string, on: string) => ({
+      path,
+      line,
+      message: `"${date}" is read as ${on}, day first, as this folder writes its dates ("25/02/2016" in 0001-use-x1.md); write it as YYYY-MM-DD to say so`,
+      read: true,
+    })
+    expect(slashed.problems).toContainEqual(readSo('0004-use-x4.md', 5, '03/02/2016', '2016-02-03'))
+    expect(slashed.problems).toContainEqual(readSo('0005-use-x5.md', 7, '03/02/2016', '2016-02-03'))
+    expect(slashed.problems).toContainEqual({ path: '0003-use-x3.md', line: 5, message: '"01/02/2016" could be 2016-02-01 or 2016-01-02; the record is read without it (write the one it is as YYYY-MM-DD)' })
+  })
+
   it('DECISIONS.md: in a log that writes no status, an entry named by its key or saying what was decided is read as accepted, and said; a number with its zeros before a title is no part of it', () => {
     // As public logs keep them: `## D-001 · 2026-09-22 · North star: …` with `Context:`/`Chose:`/`Why:` lines,
     // and `## 2026-08-16 — Accept …` with `**Decision:**` and `**Reasoning:**`.

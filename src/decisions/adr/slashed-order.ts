@@ -1,4 +1,4 @@
-import type { ParsedRecord } from './parsed-record'
+import type { ParsedRecord, RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 import { quoted } from './quoted-value'
 
@@ -41,32 +41,85 @@ export function slashedOrderOf(files: ReadonlyArray<{ path: string; text: string
 const SLASHED = /^\s*\d{1,2}\/\d{1,2}\/\d{4}\s*$/
 
 /**
- * A record that writes no date but one both orders make a day, dated in the folder's `order`: the
- * first such date it writes, which it would be dated by were it unambiguous (each date it cannot
- * read is one that came before any it could), then said as read so. A date field's first, then a
- * status line's (`Accepted on 12/02/2016`), as a status's day dates a record only where no field
- * does: read alone, a day-first folder read `Date: 12/02/2016` as the 12th of February and left
- * `Accepted on 12/02/2016` unread. A record dated otherwise keeps its date, and the date it cannot
- * read is said as before.
+ * A record that writes no date but one both orders make a day in a date field, dated in the
+ * folder's `order`: the first such date it writes, which it would be dated by were it unambiguous
+ * (each date it cannot read is one that came before any it could), then said as read so. A record
+ * dated otherwise keeps its date, and the date it cannot read is said as before. The days written
+ * with its status are settleStatusDays's, once no field dates it.
  */
 export function settleSlashedDate(record: ParsedRecord, order: SlashedOrder | undefined, latest?: string): ParsedRecord {
   if (order === undefined || (record.date ?? null) !== null) return record
   const unread = record.unreadDates ?? []
-  const notes = record.notes ?? []
-  const inField = unread.findIndex((d) => SLASHED.test(d.text))
-  const inStatus = inField < 0 ? notes.findIndex((n) => n.date !== undefined && SLASHED.test(n.date.text)) : -1
-  const written = inField >= 0 ? unread[inField] : notes[inStatus]?.date
+  const at = unread.findIndex((d) => SLASHED.test(d.text))
+  const written = unread[at]
   if (written === undefined) return record
-  const [, a, b, year] = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(written.text) as unknown as [string, string, string, string]
-  const [day, month] = order.dayFirst ? [a, b] : [b, a]
-  const date = readDate(`${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`, latest)
+  const date = inOrder(written.text, order, latest)
   if (date === undefined) return record
-  const how = order.dayFirst ? 'day first' : 'month first'
-  const message = `${quoted(written.text.trim())} is read as ${date}, ${how}, as this folder writes its dates (${quoted(order.example.text)} in ${order.example.path}); write it as YYYY-MM-DD to say so`
   return {
     ...record,
     date,
-    unreadDates: unread.filter((_, i) => i !== inField),
-    notes: [...notes.filter((_, i) => i !== inStatus), { line: written.line, message, read: true }],
+    unreadDates: unread.filter((_, i) => i !== at),
+    notes: [...(record.notes ?? []), { line: written.line, message: readSo(written.text, date, order), read: true }],
   }
+}
+
+/**
+ * A record no field dates, whose status lines write days both orders make (`Accepted on
+ * 12/02/2016`), read again (`read`) with each such day written as the folder's `order` makes it
+ * (`2016-02-12`), and each said as read so: it is then dated, and its status taken, as the same
+ * record written with those days unambiguous is, by the last step of `Proposed (…) → Accepted
+ * (…)` and the latest line of a status log. Taking the first such day instead dated `Proposed
+ * (01/02/2016) → Accepted` by its proposal, and `Accepted on 01/02/2016` then `Deprecated on
+ * 03/02/2016` by the first line, still accepted. Where that reading dates it by none of them (a
+ * step before the last, alone), the record is kept as first read, its days said as before. Its
+ * evidence stays the file's as written.
+ */
+export function settleStatusDays(
+  file: RecordFile,
+  record: ParsedRecord,
+  read: (file: RecordFile) => ParsedRecord,
+  order: SlashedOrder | undefined,
+  latest?: string,
+): ParsedRecord {
+  if (order === undefined || (record.date ?? null) !== null) return record
+  const lines = file.text.split('\n')
+  const said = new Map<string, { line: number; message: string; read: true }>()
+  let again = record
+  // A day read so may show another after it on its line (`Proposed (01/02/2016) → Accepted (03/02/2016)`
+  // says the first it cannot read): a few rounds, each taking at least one day more.
+  for (let round = 0; round < 4; round++) {
+    let taken = false
+    for (const note of again.notes ?? []) {
+      const written = note.date
+      if (written === undefined || !SLASHED.test(written.text) || said.has(`${written.line} ${written.text}`)) continue
+      const date = inOrder(written.text, order, latest)
+      const line = lines[written.line - 1]
+      if (date === undefined || line === undefined || !line.includes(written.text.trim())) continue
+      lines[written.line - 1] = line.replace(written.text.trim(), date)
+      said.set(`${written.line} ${written.text}`, { line: written.line, message: readSo(written.text, date, order), read: true })
+      taken = true
+    }
+    if (!taken) break
+    try {
+      again = read({ ...file, text: lines.join('\n') })
+    } catch {
+      // Read as written, the record was read: it is kept so, never lost to a reading of its days.
+      return record
+    }
+  }
+  if (again === record || (again.date ?? null) === null) return record
+  return { ...again, evidence: record.evidence, notes: [...(again.notes ?? []), ...said.values()] }
+}
+
+/** A slashed day both orders make, as the folder's `order` reads it (`YYYY-MM-DD`), if a day it may date a record by. */
+function inOrder(text: string, order: SlashedOrder, latest?: string): string | undefined {
+  const [, a, b, year] = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(text) as unknown as [string, string, string, string]
+  const [day, month] = order.dayFirst ? [a, b] : [b, a]
+  return readDate(`${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`, latest)
+}
+
+/** What is said of a slashed day read in the folder's order. */
+function readSo(text: string, date: string, order: SlashedOrder): string {
+  const how = order.dayFirst ? 'day first' : 'month first'
+  return `${quoted(text.trim())} is read as ${date}, ${how}, as this folder writes its dates (${quoted(order.example.text)} in ${order.example.path}); write it as YYYY-MM-DD to say so`
 }
