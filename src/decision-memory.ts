@@ -701,7 +701,13 @@ export function createDecisionMemory(deps: {
           observationsAt: (user, point, at) => store.observationsAt(user, point, at),
           recommend: memory.recommend,
           decisions,
-          staticDefault: (point) => pointPolicy(point, policy)?.static_default,
+          policyPoint: (point) => {
+            const named = pointPolicy(point, policy)
+            // The point's precondition speaks of its own default; a point without one says the general one (R-REC-5).
+            return named === undefined
+              ? undefined
+              : { static_default: named.static_default, precondition: named.precondition ?? policy.default_precondition, min_observations: policy.thresholds.min_observations }
+          },
         },
         {
           user: query.user,

@@ -770,3 +770,24 @@ describe('why --help', () => {
     expect(text).toContain("below the folder that session was started in (not / or the home folder, whose subfolders keep their own), the session's project")
   })
 })
+
+describe('decision-memory why --point at a point the policy names, nothing held there', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('says what a recommendation there gives, the policy\'s static default with its precondition, then the command that lists the points', async () => {
+    const { store } = await shopWithOneRecord('dm-why-policy-point-')
+    const { code, stdout, stderr } = await captured(() => whyCommand(['--point', 'complexity-tier', '--user', 'alice', '--all-projects', '--data', store]))
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    expect(stderr).toBe(
+      'decision-memory why: nothing is known of point complexity-tier for user alice: no observation and no decision is held there, ' +
+        'so a recommendation asked there gives the policy\'s static default, Tier M: "Recommended when the change is of typical, moderate scope ' +
+        '(the usual default for SPEC work) — based on static default, 5 observations needed for personalization"; ' +
+        `\`decision-memory preferences --user alice --data ${store}\` lists the points learned about alice\n`,
+    )
+    // A point the policy does not name: as before.
+    const guessed = await captured(() => whyCommand(['--point', 'tier', '--user', 'alice', '--all-projects', '--data', store]))
+    expect(guessed.stderr).toBe(`decision-memory why: nothing is known of point tier for user alice; \`decision-memory preferences --user alice --data ${store}\` lists the points learned about alice\n`)
+  })
+})

@@ -1,7 +1,7 @@
 import { InputError } from '../domain/errors'
 import { matchOption, matchInOtherWords, normalizeLabel } from '../domain/labels'
 import { shownName, type Observation } from '../domain/observation'
-import type { RecommendationRequest } from '../domain/recommendation'
+import { STATIC_DEFAULT_BASIS, type RecommendationRequest } from '../domain/recommendation'
 import { outOfScope, type ApplicabilityQuery, type OutOfScope } from './applicability'
 import type { DecisionRecord, DecisionStatus, EnforceLevel } from './decision'
 import type { Decisions, DecisionWhy } from './decisions'
@@ -61,6 +61,30 @@ export interface PointWhy {
   observations: Array<Pick<Observation, 'id' | 'timestamp' | 'project' | 'session_id' | 'chosen' | 'other' | 'context'>>
 }
 
+/** What the policy says of a point it names: what a recommendation there starts from (R-REC-1, R-REC-5, R-POL). */
+export interface PolicyPoint {
+  /** The point's static default, if the policy names one (else a question's first option stands). */
+  static_default: string | undefined
+  /** The precondition a recommendation gives the static default: the point's own, else the policy's general one. */
+  precondition: string
+  /** N: the observations needed for personalization (R-REC-1). */
+  min_observations: number
+}
+
+/** Where the recommendation a point's 404 describes is asked for: no point alone makes one, a question does. */
+const ASKED_WITH_A_QUESTION =
+  'the question and its options, asked of POST /v1/recommendations (or the MCP tool recommend, or why), give the recommendation there'
+
+/**
+ * What a recommendation at a point the policy names gives where nothing is held there (n = 0): the
+ * option, and its description as the recommended option carries it (`Recommended when <precondition>
+ * — <disclosure>`, R-REC-5), so that the words read are the ones a recommendation there says.
+ */
+function policyPointAnswer(named: PolicyPoint): string {
+  const option = named.static_default === undefined ? 'the first option its question offers' : `the policy's static default, ${named.static_default}`
+  return `${option}: "Recommended when ${named.precondition} — ${STATIC_DEFAULT_BASIS}, ${named.min_observations} observations needed for personalization"`
+}
+
 /**
  * Explains the recommendation at a point: it is recomputed as of `asOf` from the user's own
  * question at the point (the latest one asked) so that it reads nothing it would not read, and
@@ -71,8 +95,8 @@ export async function explainPoint(
     observationsAt: (user: string, point: string, asOf?: Date) => Promise<Observation[]>
     recommend: (request: RecommendationRequest) => Promise<ContractedRecommendation>
     decisions: Decisions | undefined
-    /** The policy's static default at a point, if it names one. */
-    staticDefault?: (point: string) => string | undefined
+    /** What the policy says of a point it names (R-POL); undefined at a point it does not name. */
+    policyPoint?: (point: string) => PolicyPoint | undefined
   },
   query: {
     user: string
@@ -110,7 +134,7 @@ export async function explainPoint(
     // A decision that does not apply in this run (scoped to a path, task or stage the run is outside
     // of, or does not give) names an option beside others, never alone: alone, the question of its
     // one option would be answered with it, confidence 1, where R-CON-4 excludes the decision.
-    const policyDefault = deps.staticDefault?.(point)
+    const policyDefault = deps.policyPoint?.(point)?.static_default
     const optionsOf = (ds: readonly DecisionRecord[]) =>
       ds.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'must_not' || c.kind === 'limit' ? [] : [normalizeLabel(c.option)])))
     const accepted = bound.filter((d) => d.status === 'accepted')
@@ -133,10 +157,24 @@ export async function explainPoint(
   if (options.length === 0 && bound.length === 0) {
     // In a replay, what was not known yet then: said so, or an auditor looks for a typo in the point.
     const then = query.replay === true ? ` as of ${asOf.toISOString()}` : ''
-    throw new InputError('point_not_found', `nothing is known of point ${shownName(point)} for user ${shownName(user)}${then}`, {
-      status: 404,
-      issues: [{ path: 'point', message: `no observation and no decision at this point${then}` }],
-    })
+    const unknown = `nothing is known of point ${shownName(point)} for user ${shownName(user)}${then}`
+    const held = `no observation and no decision at this point${then}`
+    // At a point the policy names, what a recommendation there gives is known: asked with a question,
+    // the policy's static default with its precondition (R-REC-1, R-REC-5). Unsaid, a new user asking
+    // why at the Quick tour's point read that nothing at all was known there.
+    const named = deps.policyPoint?.(point)
+    const gives = named === undefined ? undefined : policyPointAnswer(named)
+    const replayed = query.replay === true
+    throw new InputError(
+      'point_not_found',
+      gives === undefined
+        ? unknown
+        : `${unknown}: no observation and no decision ${replayed ? 'was held there then' : 'is held there'}, so a recommendation asked there${replayed ? ' as of then' : ''} gives ${gives}`,
+      {
+        status: 404,
+        issues: [{ path: 'point', message: gives === undefined ? held : `${held}; ${ASKED_WITH_A_QUESTION}` }],
+      },
+    )
   }
   const answer =
     options.length === 0

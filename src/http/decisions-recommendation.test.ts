@@ -1404,6 +1404,56 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect((await app.call('GET', '/v1/why')).body.error.issues[0].path).toBe('point')
   })
 
+  // A new user asking why at a point the policy names was told "nothing is known" alone, where a
+  // recommendation there gives the policy's static default with its precondition (R-REC-1, R-REC-5).
+  it('says, at a point the policy names, what a recommendation there gives now: its static default, as its option says it', async () => {
+    const app = await createTestApp()
+    const asked = await app.call('POST', '/v1/recommendations', { user: 'alice', project: 'acme/api', question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] })
+    expect([asked.body.point, asked.body.state, asked.body.recommended]).toEqual(['complexity-tier', 'static-default', 'Tier M'])
+    const said = asked.body.options.find((o: any) => o.option === 'Tier M').description
+    for (const query of ['point=complexity-tier&user=alice', 'point=complexity-tier&user=alice&project=acme/api']) {
+      const why = await app.call('GET', `/v1/why?${query}`)
+      expect([why.status, why.body.error.code]).toEqual([404, 'point_not_found'])
+      expect(why.body.error.message).toBe(
+        `nothing is known of point complexity-tier for user alice: no observation and no decision is held there, so a recommendation asked there gives the policy's static default, Tier M: "${said}"`,
+      )
+      expect(why.body.error.issues).toEqual([
+        {
+          path: 'point',
+          message: 'no observation and no decision at this point; the question and its options, asked of POST /v1/recommendations (or the MCP tool recommend, or why), give the recommendation there',
+        },
+      ])
+    }
+    // A point the policy does not name: as before.
+    const unknown = await app.call('GET', '/v1/why?point=tier&user=alice')
+    expect([unknown.body.error.message, unknown.body.error.issues]).toEqual(['nothing is known of point tier for user alice', [{ path: 'point', message: 'no observation and no decision at this point' }]])
+  })
+
+  it('says, at a point the policy names without a static default or precondition, the first option and the general precondition', async () => {
+    const base = await createTestApp()
+    const points = base.policy.points.map((p) => (p.key === 'effort-level' ? { key: p.key, match: p.match, always_ask: p.always_ask, sensitive: p.sensitive } : p))
+    const app = await createTestApp({ policy: compilePolicy({ ...base.policy, points, thresholds: { ...base.policy.thresholds, min_observations: 3 } }) })
+    const asked = await app.call('POST', '/v1/recommendations', { user: 'bo', question: 'Which effort level?', all_options: ['High', 'Low'] })
+    expect([asked.body.point, asked.body.recommended]).toEqual(['effort-level', 'High'])
+    const said = asked.body.options.find((o: any) => o.option === 'High').description
+    expect(said).toBe('Recommended when there is not yet enough personal history at this point — based on static default, 3 observations needed for personalization')
+    const why = await app.call('GET', '/v1/why?point=effort-level&user=bo')
+    expect(why.body.error.message).toBe(
+      `nothing is known of point effort-level for user bo: no observation and no decision is held there, so a recommendation asked there gives the first option its question offers: "${said}"`,
+    )
+  })
+
+  it('says, in a replay at a point the policy names, that nothing was held then', async () => {
+    const app = await createTestApp()
+    const then = new Date(Date.parse(START) - 86_400_000).toISOString()
+    const why = await app.call('GET', `/v1/why?point=model-selection&user=alice&as_of=${then}`)
+    expect(why.status).toBe(404)
+    expect(why.body.error.message).toBe(
+      `nothing is known of point model-selection for user alice as of ${then}: no observation and no decision was held there then, so a recommendation asked there as of then gives the policy's static default, Sonnet: "Recommended when the work is routine implementation, where a mid-size model is usually enough — based on static default, 5 observations needed for personalization"`,
+    )
+    expect(why.body.error.issues[0].message).toBe(`no observation and no decision at this point as of ${then}; the question and its options, asked of POST /v1/recommendations (or the MCP tool recommend, or why), give the recommendation there`)
+  })
+
   it('says, for a replay before anything was known of the point, that it is as of then', async () => {
     const app = await createTestApp()
     expect((await app.call('POST', '/v1/observations', { question: 'Which tier?', point: 'tier', user_choice: 'S', all_options: ['S', 'M'] })).status).toBe(201)

@@ -1105,6 +1105,28 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
     await client.close()
   })
 
+  it('says, at a point alone the policy names with nothing held there, what a recommendation there gives, as the route does', async () => {
+    const app = await createTestApp()
+    const backend = mcpBackend(async (path, body, _local, method = 'POST') => {
+      const answer = await app.call(method, path, body)
+      return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+    })
+    const client = await connected(backend, 'alice', app.clock)
+    const answer = await client.callTool({ name: 'why', arguments: { point: 'development-methodology' } })
+    expect(answer.isError).toBe(true)
+    expect(text(answer)).toBe(
+      'point_not_found: nothing is known of point development-methodology for user alice: no observation and no decision is held there, ' +
+        'so a recommendation asked there gives the policy\'s static default, TDD: "Recommended when the change has behaviour that tests can pin down ' +
+        '— based on static default, 5 observations needed for personalization"\n' +
+        '- point: no observation and no decision at this point; the question and its options, asked of POST /v1/recommendations (or the MCP tool recommend, or why), give the recommendation there',
+    )
+    // With the question, the recommendation it names: what `why` explains, point_why null beside it.
+    const asked = await client.callTool({ name: 'why', arguments: { point: 'development-methodology', question: 'TDD or DDD?', all_options: ['DDD', 'TDD'] } })
+    const body = JSON.parse(text(asked))
+    expect([asked.isError ?? false, body.recommended, body.precondition, body.point_why]).toEqual([false, 'TDD', 'the change has behaviour that tests can pin down', null])
+    await client.close()
+  })
+
   it('refuses what describes a question at a point alone, and half a question, naming the field', async () => {
     const { backend, asked } = askedBackend()
     const client = await connected(backend, undefined)
