@@ -32,7 +32,7 @@ function firstStop(signals: readonly string[]): StopSignal | undefined {
  * being the first received: that holder is left in place, as a signal it took but had not yet been
  * told of when it was removed would be lost. The process's one holder: a second call returns the first.
  */
-export function holdStopSignals(before: readonly string[] = [], target: NodeJS.EventEmitter = process): HeldStopSignals {
+export function holdStopSignals(before: readonly string[] = [], target: NodeJS.EventEmitter = process, die: (signal: StopSignal) => void = dieOf): HeldStopSignals {
   if (held !== undefined && target === process) return held
   let own: StopSignal | undefined
   let handler: ((signal: StopSignal) => void) | undefined
@@ -43,10 +43,17 @@ export function holdStopSignals(before: readonly string[] = [], target: NodeJS.E
     return first
   }
   received()
+  // A second stop signal before the service can stop (Ctrl-C twice: a start stuck in a step, a
+  // store slow to open) ends the process at once, as a second one during its stop does (serve.ts):
+  // held, it waited for that step to end. Those the command held before this module loaded count
+  // as they were then (its holder sees every later one too, as this one does).
+  let stops = before.filter((signal) => firstStop([signal]) !== undefined).length
   const onSignal = (signal: StopSignal) => {
     own ??= signal
     received()
-    handler?.(signal)
+    stops += 1
+    if (handler !== undefined) handler(signal)
+    else if (stops > 1) die(signal)
   }
   for (const signal of STOP_SIGNALS) target.on(signal, onSignal)
   const holder: HeldStopSignals = {
@@ -59,5 +66,13 @@ export function holdStopSignals(before: readonly string[] = [], target: NodeJS.E
     },
   }
   if (target === process) held = holder
+  const last = before.findLast((signal): signal is StopSignal => firstStop([signal]) !== undefined)
+  if (stops > 1 && last !== undefined) die(last)
   return holder
+}
+
+/** The process ended by `signal`'s default action (143 for SIGTERM, 130 for SIGINT), no handler left to hold it. */
+function dieOf(signal: StopSignal): void {
+  for (const stop of STOP_SIGNALS) process.removeAllListeners(stop)
+  process.kill(process.pid, signal)
 }
