@@ -18,10 +18,11 @@ export interface HeldStopSignals {
 
 let held: HeldStopSignals | undefined
 
+/** Whether `signal` is one that stops the service. */
+const isStop = (signal: string): signal is StopSignal => (STOP_SIGNALS as readonly string[]).includes(signal)
+
 /** The first stop signal in `signals`. */
-function firstStop(signals: readonly string[]): StopSignal | undefined {
-  return signals.find((signal): signal is StopSignal => (STOP_SIGNALS as readonly string[]).includes(signal))
-}
+const firstStop = (signals: readonly string[]): StopSignal | undefined => signals.find(isStop)
 
 /**
  * Holds SIGTERM and SIGINT for the service from now on. Until the service hands them over, a stop
@@ -47,7 +48,7 @@ export function holdStopSignals(before: readonly string[] = [], target: NodeJS.E
   // store slow to open) ends the process at once, as a second one during its stop does (serve.ts):
   // held, it waited for that step to end. Those the command held before this module loaded count
   // as they were then (its holder sees every later one too, as this one does).
-  let stops = before.filter((signal) => firstStop([signal]) !== undefined).length
+  let stops = before.filter(isStop).length
   const onSignal = (signal: StopSignal) => {
     own ??= signal
     received()
@@ -66,7 +67,7 @@ export function holdStopSignals(before: readonly string[] = [], target: NodeJS.E
     },
   }
   if (target === process) held = holder
-  const last = before.findLast((signal): signal is StopSignal => firstStop([signal]) !== undefined)
+  const last = before.findLast(isStop)
   if (stops > 1 && last !== undefined) die(last)
   return holder
 }
